@@ -1,0 +1,3 @@
+import { render } from 'preact';
+
+render(<main>Retinue</main>, document.getElementById('app')!);

@@ -1,0 +1,26 @@
+import { z } from 'zod';
+
+export const artifactSchema = z.object({
+  path: z.string().min(1).max(512),
+  kind: z.string().max(64).optional(),
+  role: z.string().max(200).optional(),
+});
+
+/** What a child gives back with `task.return`; stored as `agent-results/<child-invocation-id>.json`. */
+export const resultCapsuleSchema = z.object({
+  taskId: z.string(),
+  workspaceKey: z.string(),
+  agentId: z.string(),
+  title: z.string(),
+  status: z.enum(['completed', 'partial', 'failed']),
+  summary: z.string(),
+  findings: z.array(z.string()),
+  warnings: z.array(z.string()),
+  suggestedNextActions: z.array(z.string()),
+  questionsForCaller: z.array(z.string()),
+  /** Virtual paths, as the child saw them (normalised). */
+  artifacts: z.array(artifactSchema),
+  confidence: z.enum(['low', 'medium', 'high']).optional(),
+  createdAt: z.number(),
+});
+export type ResultCapsule = z.infer<typeof resultCapsuleSchema>;

@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { budgetSchema } from './budget';
+import { usageSchema } from './usage';
+
+export const invocationKindSchema = z.enum(['root', 'subagent', 'handoff']);
+export const invocationStatusSchema = z.enum(['created', 'running', 'completed', 'failed', 'cancelled', 'transferred']);
+export type InvocationStatus = z.infer<typeof invocationStatusSchema>;
+export const exitPolicySchema = z.enum(['runFinishAllowed', 'taskReturnRequired']);
+export type ExitPolicy = z.infer<typeof exitPolicySchema>;
+
+/** A chat-completions message as the loop keeps it (OpenAI shape, stored as plain JSON). */
+export const chatMessageSchema = z.looseObject({
+  role: z.enum(['system', 'user', 'assistant', 'tool', 'developer']),
+  content: z.unknown().optional(),
+});
+export type StoredChatMessage = z.infer<typeof chatMessageSchema>;
+
+/** One agent's turn-taking inside a run: the root, or a child working on a delegated task. */
+export const agentInvocationSchema = z.object({
+  id: z.string(),
+  runId: z.string(),
+  parentInvocationId: z.string().optional(),
+  profileId: z.string(),
+  kind: invocationKindSchema,
+  status: invocationStatusSchema,
+  exitPolicy: exitPolicySchema,
+  budget: budgetSchema,
+  usage: usageSchema,
+  /** `runId:invocationId`; kept in records, never put into messages or tool text. */
+  providerSessionId: z.string(),
+  /** The message history, saved after every round. */
+  messages: z.array(chatMessageSchema),
+  /** Depth in the delegation tree: 0 for the root. */
+  depth: z.number().int().nonnegative(),
+  createdAt: z.number(),
+  endedAt: z.number().optional(),
+  error: z.object({ code: z.string(), message: z.string() }).optional(),
+});
+export type AgentInvocation = z.infer<typeof agentInvocationSchema>;

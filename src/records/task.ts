@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { budgetSchema } from './budget';
+import { usageSchema } from './usage';
+
+export const taskStatusSchema = z.enum(['queued', 'running', 'completed', 'failed', 'cancelled']);
+export type TaskStatus = z.infer<typeof taskStatusSchema>;
+
+/** A string, or an object rendered as markdown for the child. */
+export const taskTextSchema = z.union([z.string(), z.record(z.string(), z.unknown())]);
+
+export const taskBriefSchema = z.object({
+  title: z.string().min(1).max(200),
+  objective: z.string().min(1).max(8_000),
+  context: taskTextSchema.optional(),
+  expectedOutput: taskTextSchema.optional(),
+});
+export type TaskBrief = z.infer<typeof taskBriefSchema>;
+
+/** A return-mode task that one invocation delegated to another agent. */
+export const agentTaskRecordSchema = z.object({
+  id: z.string(),
+  runId: z.string(),
+  parentInvocationId: z.string(),
+  childInvocationId: z.string(),
+  targetProfileId: z.string(),
+  /** The task's name for models: the target agent's id, then `-002`, `-003` for repeats in a run. */
+  workspaceKey: z.string(),
+  continuation: z.enum(['returnToParent', 'transferControl']),
+  status: taskStatusSchema,
+  task: taskBriefSchema,
+  budget: budgetSchema,
+  /** Physical path of the structured capsule, `agent-results/<child-invocation-id>.json`. */
+  resultRef: z.string().optional(),
+  /** The capsule's own status, when there is one: a partial result keeps task status `completed`. */
+  resultStatus: z.enum(['completed', 'partial', 'failed']).optional(),
+  error: z.object({ code: z.string(), message: z.string() }).optional(),
+  createdAt: z.number(),
+  startedAt: z.number().optional(),
+  endedAt: z.number().optional(),
+  usage: usageSchema,
+});
+export type AgentTaskRecord = z.infer<typeof agentTaskRecordSchema>;

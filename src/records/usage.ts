@@ -1,0 +1,23 @@
+import { z } from 'zod';
+
+/** Token and step counts, summed per round, invocation, task and run. */
+export const usageSchema = z.object({
+  rounds: z.number().int().nonnegative(),
+  toolCalls: z.number().int().nonnegative(),
+  promptTokens: z.number().int().nonnegative(),
+  completionTokens: z.number().int().nonnegative(),
+  totalTokens: z.number().int().nonnegative(),
+});
+export type Usage = z.infer<typeof usageSchema>;
+
+export const emptyUsage = (): Usage => ({ rounds: 0, toolCalls: 0, promptTokens: 0, completionTokens: 0, totalTokens: 0 });
+
+export function addUsage(a: Usage, b: Partial<Usage>): Usage {
+  return {
+    rounds: a.rounds + (b.rounds ?? 0),
+    toolCalls: a.toolCalls + (b.toolCalls ?? 0),
+    promptTokens: a.promptTokens + (b.promptTokens ?? 0),
+    completionTokens: a.completionTokens + (b.completionTokens ?? 0),
+    totalTokens: a.totalTokens + (b.totalTokens ?? 0),
+  };
+}

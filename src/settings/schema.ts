@@ -1,0 +1,107 @@
+import { z } from 'zod';
+import { allowableToolNames } from './tool-names';
+
+/** The settings document version this build writes and reads. History: 1 — first version. */
+export const SETTINGS_VERSION = 1;
+
+const id = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[a-z0-9][a-z0-9-]*$/, 'use lowercase letters, digits and dashes, starting with a letter or digit');
+
+export const samplingSchema = z.strictObject({
+  temperature: z.number().min(0).max(2).optional(),
+  top_p: z.number().min(0).max(1).optional(),
+  max_tokens: z.number().int().min(1).max(1_000_000).optional(),
+});
+export type Sampling = z.infer<typeof samplingSchema>;
+
+export const modelBindingSchema = z.discriminatedUnion('binding', [
+  z.strictObject({ binding: z.literal('host'), sampling: samplingSchema.optional() }),
+  z.strictObject({
+    binding: z.literal('connection'),
+    connectionId: id,
+    model: z.string().min(1).max(200).optional(),
+    sampling: samplingSchema.optional(),
+  }),
+]);
+export type ModelBinding = z.infer<typeof modelBindingSchema>;
+
+export const connectionSchema = z.strictObject({
+  id,
+  label: z.string().max(200).default(''),
+  baseURL: z.url({ protocol: /^https?$/ }),
+  apiKey: z.string().max(4_096).default(''),
+  defaultModel: z.string().min(1).max(200),
+  maxConcurrency: z.number().int().min(1).max(32).default(2),
+});
+export type Connection = z.infer<typeof connectionSchema>;
+
+export const profileSchema = z.strictObject({
+  id,
+  name: z.string().min(1).max(100),
+  /** For agents: what this agent is good for, read by the agent choosing whom to delegate to. */
+  description: z.string().min(1).max(2_000),
+  systemPrompt: z.string().max(50_000),
+  model: modelBindingSchema.default({ binding: 'host' }),
+  tools: z.strictObject({ allow: z.array(z.enum(allowableToolNames)).max(allowableToolNames.length) }).default({ allow: [] }),
+  delegation: z
+    .strictObject({
+      canDelegate: z.boolean().default(false),
+      callable: z.boolean().default(true),
+      allowNestedDelegation: z.boolean().default(false),
+      /** Agent ids this profile may delegate to; absent means every callable agent. */
+      allowedAgents: z.array(id).optional(),
+    })
+    .default({ canDelegate: false, callable: true, allowNestedDelegation: false }),
+  budget: z
+    .strictObject({
+      maxRounds: z.number().int().min(1).max(100).default(8),
+      maxToolCalls: z.number().int().min(0).max(500).default(16),
+      timeoutMs: z.number().int().min(1_000).max(3_600_000).optional(),
+    })
+    .default({ maxRounds: 8, maxToolCalls: 16 }),
+  context: z
+    .strictObject({ recentChatMessages: z.number().int().min(0).max(50).default(0) })
+    .default({ recentChatMessages: 0 }),
+});
+export type AgentProfile = z.infer<typeof profileSchema>;
+
+export const adapterIdSchema = z.enum(['auto', 'openai-chat', 'sillytavern']);
+export type AdapterSetting = z.infer<typeof adapterIdSchema>;
+
+export const siteSchema = z.strictObject({
+  /** Scheme, host and port, e.g. `http://127.0.0.1:8000`. */
+  origin: z.string().regex(/^https?:\/\/[^/\s]+$/, 'an origin is scheme://host[:port] with no path, e.g. http://127.0.0.1:8000'),
+  enabled: z.boolean().default(true),
+  adapter: adapterIdSchema.default('auto'),
+  rootProfileId: id.optional(),
+});
+export type SiteSettings = z.infer<typeof siteSchema>;
+
+export const defaultsSchema = z.strictObject({
+  rootProfileId: id.default('root'),
+  maxRunningChildren: z.number().int().min(1).max(16).default(3),
+  maxTasksPerRun: z.number().int().min(1).max(64).default(8),
+  awaitTimeoutMs: z.number().int().min(1_000).max(300_000).default(120_000),
+  retentionDays: z.number().int().min(1).max(3_650).default(30),
+});
+export type SettingsDefaults = z.infer<typeof defaultsSchema>;
+
+/**
+ * The whole settings document, stored in `browser.storage.local` under `settings`, and the format
+ * of import and export. Built-in profiles are not stored here unless overridden by id.
+ */
+export const settingsSchema = z.strictObject({
+  version: z.literal(SETTINGS_VERSION),
+  /** The global switch: false turns Retinue off on every site. */
+  enabled: z.boolean().default(true),
+  connections: z.array(connectionSchema).default([]),
+  profiles: z.array(profileSchema).default([]),
+  sites: z.array(siteSchema).default([]),
+  defaults: defaultsSchema.default(defaultsSchema.parse({})),
+});
+export type Settings = z.infer<typeof settingsSchema>;
+/** A document as a user writes it: defaults may be left out. */
+export type SettingsInput = z.input<typeof settingsSchema>;

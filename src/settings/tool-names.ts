@@ -1,0 +1,18 @@
+/**
+ * Canonical names of every model-facing tool a profile may list in `tools.allow`.
+ * `task.return` is injected by the runtime into return-mode children and is never listed.
+ * The tool registry has a test that keeps it and this list in step.
+ */
+export const allowableToolNames = [
+  'agent.list',
+  'agent.delegate',
+  'agent.await',
+  'agent.cancel',
+  'workspace.list',
+  'workspace.read',
+  'workspace.write',
+  'workspace.commit',
+  'workspace.finish',
+  'chat.read',
+] as const;
+export type AllowableToolName = (typeof allowableToolNames)[number];

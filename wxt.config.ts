@@ -1,0 +1,25 @@
+import preact from '@preact/preset-vite';
+import { defineConfig } from 'wxt';
+import { CHROME_MANIFEST_KEY, GECKO_ID } from './src/extension/identity';
+
+/** Store builds (`npm run zip`) set RETINUE_STORE=1 and leave the fixed development key out. */
+const isStoreBuild = process.env.RETINUE_STORE === '1';
+
+export default defineConfig({
+  modules: ['@wxt-dev/webextension-polyfill'],
+  vite: () => ({ plugins: [preact()] }),
+  manifest: ({ browser }) => ({
+    name: '__MSG_extName__',
+    description: '__MSG_extDescription__',
+    default_locale: 'en',
+    permissions: ['storage', 'unlimitedStorage', 'scripting', 'activeTab'],
+    host_permissions: ['http://localhost/*', 'http://127.0.0.1/*'],
+    optional_host_permissions: ['*://*/*'],
+    action: { default_title: '__MSG_actionTitle__' },
+    ...(browser === 'firefox'
+      ? { browser_specific_settings: { gecko: { id: GECKO_ID, strict_min_version: '128.0' } } }
+      : isStoreBuild
+        ? {}
+        : { key: CHROME_MANIFEST_KEY }),
+  }),
+});
