@@ -1,0 +1,35 @@
+import { z } from 'zod';
+
+/** Size caps on what a page may hand over as one chat turn. */
+export const SNAPSHOT_LIMITS = { maxMessages: 2_000, maxChars: 4_000_000 } as const;
+
+const contentPartSchema = z.looseObject({ type: z.string() });
+
+export const snapshotMessageSchema = z.looseObject({
+  role: z.enum(['system', 'user', 'assistant', 'tool', 'developer']),
+  content: z.union([z.string(), z.array(contentPartSchema), z.null()]).optional(),
+  name: z.string().optional(),
+});
+export type SnapshotMessage = z.infer<typeof snapshotMessageSchema>;
+
+/**
+ * A chat turn as the page asked for it: an OpenAI chat-completions request body. Stored as the run's
+ * `input/prompt-snapshot.json`; the root loop starts from its messages and sampling parameters, and
+ * `chat.read` reads the conversation from it. Host-specific fields (SillyTavern's source, custom URL)
+ * pass through untouched.
+ */
+export const promptSnapshotSchema = z.looseObject({
+  messages: z.array(snapshotMessageSchema).min(1).max(SNAPSHOT_LIMITS.maxMessages),
+  model: z.string().max(200).optional(),
+  stream: z.boolean().optional(),
+  temperature: z.number().optional(),
+  top_p: z.number().optional(),
+  max_tokens: z.number().int().optional(),
+  presence_penalty: z.number().optional(),
+  frequency_penalty: z.number().optional(),
+  stop: z.union([z.string(), z.array(z.string())]).optional(),
+});
+export type PromptSnapshot = z.infer<typeof promptSnapshotSchema>;
+
+/** The path of the snapshot inside the run workspace. */
+export const PROMPT_SNAPSHOT_PATH = 'input/prompt-snapshot.json';

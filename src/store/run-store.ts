@@ -1,0 +1,58 @@
+import type { AgentInvocation } from '../records/invocation';
+import type { JournalEvent } from '../records/journal';
+import type { AgentRun } from '../records/run';
+import type { AgentTaskRecord } from '../records/task';
+import type { WorkspaceFile } from '../records/workspace-file';
+
+export interface ListRunsOptions {
+  /** Only runs of this origin. */
+  origin?: string;
+  /** Only runs created before this time (for paging). */
+  before?: number;
+  limit?: number;
+}
+
+/** A journal event before the store gives it its per-run sequence number (and time, when absent). */
+export type NewJournalEvent = Omit<JournalEvent, 'seq' | 'time' | 'data'> & {
+  time?: number;
+  data?: Record<string, unknown>;
+};
+
+/**
+ * The run store: every record of every run, in IndexedDB (`runs`, `invocations`, `tasks`, `files`,
+ * `journal`). Records are validated with their zod schema on the way in; a write that fails rejects
+ * with a HostContractError.
+ */
+export interface RunStore {
+  putRun(run: AgentRun): Promise<void>;
+  getRun(runId: string): Promise<AgentRun | undefined>;
+  /** Newest first. */
+  listRuns(options?: ListRunsOptions): Promise<AgentRun[]>;
+  /** Deletes the run and everything that belongs to it. */
+  deleteRun(runId: string): Promise<void>;
+
+  putInvocation(invocation: AgentInvocation): Promise<void>;
+  getInvocation(invocationId: string): Promise<AgentInvocation | undefined>;
+  listInvocations(runId: string): Promise<AgentInvocation[]>;
+
+  putTask(task: AgentTaskRecord): Promise<void>;
+  getTask(taskId: string): Promise<AgentTaskRecord | undefined>;
+  /** In creation order. */
+  listTasks(runId: string): Promise<AgentTaskRecord[]>;
+
+  /** Appends with the next per-run sequence number (1, 2, 3, ...) and returns the stored event. */
+  appendJournal(event: NewJournalEvent): Promise<JournalEvent>;
+  /** Events with `seq >= fromSeq`, in order. */
+  readJournal(runId: string, fromSeq?: number): Promise<JournalEvent[]>;
+
+  /** Physical workspace files; use a workspace view (src/workspace) for anything model-facing. */
+  readFile(runId: string, path: string): Promise<WorkspaceFile | undefined>;
+  writeFile(file: WorkspaceFile): Promise<void>;
+  deleteFile(runId: string, path: string): Promise<void>;
+  /** Files whose path starts with `prefix` (all files when empty), sorted by path. */
+  listFiles(runId: string, prefix?: string): Promise<WorkspaceFile[]>;
+
+  /** Deletes runs created before `olderThan` that are not running; returns how many. */
+  pruneRuns(olderThan: number): Promise<number>;
+  close(): void;
+}
