@@ -44,6 +44,11 @@ export interface RunStore {
   appendJournal(event: NewJournalEvent): Promise<JournalEvent>;
   /** Events with `seq >= fromSeq`, in order. */
   readJournal(runId: string, fromSeq?: number): Promise<JournalEvent[]>;
+  /**
+   * Calls `listener` with every event appended through this store object, after it is stored
+   * (how the side panel gets live progress without polling). Returns the unsubscribe function.
+   */
+  onJournalAppended(listener: (event: JournalEvent) => void): () => void;
 
   /** Physical workspace files; use a workspace view (src/workspace) for anything model-facing. */
   readFile(runId: string, path: string): Promise<WorkspaceFile | undefined>;

@@ -1,0 +1,55 @@
+import type { ModelClient } from '../model/model-client';
+import type { PromptSnapshot } from '../hosts/prompt-snapshot';
+import type { AgentRun } from '../records/run';
+import type { AgentProfile, SettingsDefaults } from '../settings/schema';
+import type { RunStore } from '../store/run-store';
+
+/** Gives each profile's model binding a client; `host` bindings go to the page (or the runner's endpoint). */
+export type ModelResolver = (profile: AgentProfile) => ModelClient;
+
+export interface AgentRuntimeOptions {
+  store: RunStore;
+  /** Built-ins merged with the settings document's profiles. */
+  profiles: AgentProfile[];
+  defaults: SettingsDefaults;
+  now?: () => number;
+  newId?: () => string;
+}
+
+export interface StartRunOptions {
+  /** The page's origin (or `runner:` for the headless runner). */
+  origin: string;
+  /** The host adapter that read the request. */
+  adapter: string;
+  snapshot: PromptSnapshot;
+  /** Defaults to `defaults.rootProfileId`. */
+  rootProfileId?: string;
+  resolveModel: ModelResolver;
+  /** Aborting cancels the run and all its children (the page's Stop button). */
+  signal?: AbortSignal;
+  /** Short progress lines for the page, e.g. `scene-critic · Critique — started`. */
+  onProgress?: (line: string) => void;
+}
+
+export interface ResumeRunOptions {
+  resolveModel: ModelResolver;
+  signal?: AbortSignal;
+  onProgress?: (line: string) => void;
+}
+
+export interface RunOutcome {
+  /** The run as stored at its end: `completed`, `failed`, `cancelled` (with `error` set unless completed). */
+  run: AgentRun;
+  /** The reply for the page; empty unless completed. */
+  reply: string;
+}
+
+/** The agent runtime: one run per chat turn, its root and its delegated children. */
+export interface AgentRuntime {
+  /** Runs a whole agent run. Never rejects for model or tool failures: they end the run as `failed`. */
+  startRun(options: StartRunOptions): Promise<RunOutcome>;
+  /** Continues a run that stopped between two rounds, from the store alone. */
+  resumeRun(runId: string, options: ResumeRunOptions): Promise<RunOutcome>;
+  cancelRun(runId: string, reason?: string): void;
+  cancelTask(runId: string, taskId: string): void;
+}
