@@ -69,7 +69,7 @@ export function completionBody(request: ScriptedRequest, turn: ScriptedTurn, sha
         finish_reason: finishReasonOf(turn),
       },
     ],
-    usage: usageFor(request, turn),
+    ...(turn.omitUsage ? {} : { usage: usageFor(request, turn) }),
   };
 }
 
@@ -99,7 +99,7 @@ export function completionChunks(request: ScriptedRequest, turn: ScriptedTurn, s
   });
   chunks.push(chunk({}, finishReasonOf(turn)));
   const streamOptions = (request.body as { stream_options?: { include_usage?: boolean } | null }).stream_options;
-  if (streamOptions?.include_usage) {
+  if (streamOptions?.include_usage && !turn.omitUsage) {
     chunks.push({
       id: shape.completionId,
       object: 'chat.completion.chunk',

@@ -104,7 +104,7 @@ export async function startScriptedModelServer(options: ScriptedModelServerOptio
       unmatched.push(recorded);
       recorded.outcome = 'unmatched';
       const message = `No script matched request #${recorded.index} (system: ${JSON.stringify(recorded.systemText.slice(0, 120))}; last message: ${JSON.stringify(recorded.lastMessageText.slice(0, 120))}).`;
-      sendJson(response, 400, { error: { message, type: 'invalid_request_error', code: 'unscripted' } });
+      sendJson(response, 400, { error: { message, type: 'invalid_request_error', code: 'unscripted' } }, recorded);
       return;
     }
     const delayMs = ('delayMs' in reply ? reply.delayMs : undefined) ?? options.defaultDelayMs ?? 0;
@@ -123,7 +123,7 @@ export async function startScriptedModelServer(options: ScriptedModelServerOptio
   async function answer(recorded: ScriptedRequest, reply: ScriptedReply, response: ServerResponse): Promise<void> {
     if ('fault' in reply && reply.fault === 'status') {
       recorded.outcome = 'status';
-      sendStatusFault(response, reply);
+      sendStatusFault(response, reply, recorded);
       return;
     }
     const turn: ScriptedTurn = 'fault' in reply ? (reply.turn ?? { content: 'This stream will not finish as planned.' }) : reply;
@@ -136,7 +136,7 @@ export async function startScriptedModelServer(options: ScriptedModelServerOptio
     };
     if (!recorded.stream && !('fault' in reply)) {
       recorded.outcome = 'answered';
-      sendJson(response, 200, completionBody(recorded, turn, shape));
+      sendJson(response, 200, completionBody(recorded, turn, shape), recorded);
       return;
     }
     const chunks = completionChunks(recorded, turn, shape);
@@ -157,6 +157,7 @@ export async function startScriptedModelServer(options: ScriptedModelServerOptio
       return;
     }
     recorded.outcome = 'answered';
+    recorded.answeredAt = Date.now();
     response.end('data: [DONE]\n\n');
   }
 
@@ -259,13 +260,15 @@ export function messageText(message: ChatCompletionMessageParam): string {
   return text;
 }
 
-function sendJson(response: ServerResponse, status: number, body: unknown): void {
+function sendJson(response: ServerResponse, status: number, body: unknown, recorded?: ScriptedRequest): void {
+  if (recorded) recorded.answeredAt = Date.now();
   const text = JSON.stringify(body);
   response.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
   response.end(text);
 }
 
-function sendStatusFault(response: ServerResponse, fault: ScriptedStatusFault): void {
+function sendStatusFault(response: ServerResponse, fault: ScriptedStatusFault, recorded: ScriptedRequest): void {
+  recorded.answeredAt = Date.now();
   const kind = errorKindFor(fault.status);
   const text = JSON.stringify({ error: { message: fault.message ?? `Scripted failure ${fault.status}.`, ...kind } });
   const headers: Record<string, string | number> = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) };

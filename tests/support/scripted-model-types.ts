@@ -28,6 +28,8 @@ export interface ScriptedTurn {
   /** Wait this long before answering (abortable by the client). */
   delayMs?: number;
   usage?: ScriptedUsage;
+  /** Sends no usage at all, as some providers do. */
+  omitUsage?: boolean;
   /** Defaults to `tool_calls` when there are tool calls, else `stop`. */
   finishReason?: string;
 }
@@ -74,7 +76,7 @@ export interface ScriptedRequest {
   headers: IncomingHttpHeaders;
   /** `Date.now()` when the request body was read. */
   receivedAt: number;
-  /** `Date.now()` when the reply ended (or the socket closed); undefined while pending. */
+  /** `Date.now()` when the reply was sent (its last byte, a cut, or the client going away); undefined while pending. */
   answeredAt?: number;
   outcome: ScriptedOutcome;
   stream: boolean;
