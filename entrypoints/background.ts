@@ -1,3 +1,6 @@
+import { sharedBackgroundContext } from '../src/background/background-context';
+import { installRunService } from '../src/background/run-service';
+
 export default defineBackground(() => {
-  // Wiring of the runtime, the store and the page-hook registrations lands with the foundation issues.
+  installRunService({ context: sharedBackgroundContext() });
 });
