@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { resultCapsuleSchema } from '../../../src/records/capsule';
+import { peakOverlap } from '../../support/scripted-model-server';
 import { isChecker, isCritic, isRoot, startHarness, type Harness } from './runtime-harness';
 
 let harness: Harness;
@@ -100,9 +101,19 @@ test('two children delegated in one turn work at the same time', async () => {
     { toolCalls: [{ name: 'agent_await', arguments: {} }] },
     { content: 'Both are in.' },
   );
-  const slowReturn = (summary: string) => ({ delayMs: 150, toolCalls: [{ name: 'task_return', arguments: { summary } }] });
-  harness.server.queue(isCritic, slowReturn('Critic done.'));
-  harness.server.queue(isChecker, slowReturn('Checker done.'));
+  // Each child answers only once the other's request has arrived (or after 5 s, when the test fails):
+  // children run one at a time would never get there.
+  let arrived = 0;
+  let bothArrived: () => void = () => undefined;
+  const together = new Promise<void>((resolve) => (bothArrived = resolve));
+  const answerWhenBothAsked = (summary: string) => async () => {
+    arrived += 1;
+    if (arrived === 2) bothArrived();
+    await Promise.race([together, new Promise((resolve) => setTimeout(resolve, 5_000))]);
+    return { toolCalls: [{ name: 'task_return', arguments: { summary } }] };
+  };
+  harness.queueLater(isCritic, answerWhenBothAsked('Critic done.'));
+  harness.queueLater(isChecker, answerWhenBothAsked('Checker done.'));
 
   const actual = await harness.start();
 
@@ -113,8 +124,7 @@ test('two children delegated in one turn work at the same time', async () => {
   expect(starts).toHaveLength(2);
   expect(Math.max(...starts)).toBeLessThan(firstEnd);
   const children = harness.server.requests.filter((request) => isCritic(request) || isChecker(request));
-  const [first, second] = children;
-  expect(second?.receivedAt).toBeLessThanOrEqual(first?.answeredAt ?? 0);
+  expect(peakOverlap(children)).toBe(2);
   const awaitResult = harness.server.requests.filter(isRoot)[2]?.lastMessageText ?? '';
   expect(awaitResult).toContain('Critic done.');
   expect(awaitResult).toContain('Checker done.');

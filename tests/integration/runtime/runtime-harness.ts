@@ -8,7 +8,10 @@ import { defaultsSchema, profileSchema, type AgentProfile, type AgentProfileInpu
 import { openRunStore } from '../../../src/store/idb-run-store';
 import type { RunStore } from '../../../src/store/run-store';
 import { uniqueDatabaseName } from '../../support/record-builders';
-import { startScriptedModelServer, type ScriptedModelServer, type ScriptedRequest } from '../../support/scripted-model-server';
+import { startScriptedModelServer, type ScriptedModelServer, type ScriptedReply, type ScriptedRequest } from '../../support/scripted-model-server';
+
+/** A reply, or one computed (possibly after waiting for something) from the request. */
+export type LaterReply = ScriptedReply | ((request: ScriptedRequest) => ScriptedReply | Promise<ScriptedReply>);
 
 /** Markers in each test profile's prompt, so the scripted server can tell who is calling. */
 export const MARKER = {
@@ -71,6 +74,10 @@ export interface Harness {
   start(options?: Partial<StartRunOptions>): Promise<RunOutcome>;
   resolveModel(): ModelClient;
   journal(runId: string): Promise<JournalEvent[]>;
+  /** Resolves with the first journal event (of any run) that `matches`, appended from now on. */
+  nextEvent(matches: (event: JournalEvent) => boolean): Promise<JournalEvent>;
+  /** Like `server.queue`, but a reply may wait (e.g. until a task has ended) before it is given. */
+  queueLater(match: (request: ScriptedRequest) => boolean, ...replies: LaterReply[]): void;
   close(): Promise<void>;
 }
 
@@ -106,6 +113,22 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     start: (start = {}) =>
       runtime.startRun({ origin: 'http://127.0.0.1:8000', adapter: 'openai-chat', snapshot, resolveModel, onProgress: (line) => progress.push(line), ...start }),
     journal: (runId) => store.readJournal(runId),
+    nextEvent: (matches) =>
+      new Promise((resolve) => {
+        const unsubscribe = store.onJournalAppended((event) => {
+          if (!matches(event)) return;
+          unsubscribe();
+          resolve(event);
+        });
+      }),
+    queueLater(match, ...replies) {
+      const pending = [...replies];
+      server.script(async (request) => {
+        if (pending.length === 0 || !match(request)) return undefined;
+        const next = pending.shift() as LaterReply;
+        return typeof next === 'function' ? next(request) : next;
+      });
+    },
     async close() {
       await runtime.shutdown();
       await server.close();
