@@ -122,6 +122,8 @@ export function createDelegationPort(session: RunSession, caller: AgentInvocatio
       const tasks = selectTasks(session, caller.id, names);
       const views: TaskView[] = [];
       for (const task of tasks) {
+        // The caller knows it cancelled these: no "meanwhile finished" line for them.
+        announced.add(task.id);
         if (!isEnded(task)) await cancelTask(session, task.id, 'Cancelled by the agent that delegated it.');
         views.push(await viewOf(session, session.tasks.get(task.id) ?? task));
       }
