@@ -1,5 +1,6 @@
 import { browser } from 'wxt/browser';
 import type { HostNotice } from '../hosts/host-adapter';
+import { pageText, type PageMessageKey } from './page-text';
 
 /** The `browser.storage.session` key of the notices the side panel shows about pages. */
 export const PAGE_NOTICES_KEY = 'pageNotices';
@@ -18,7 +19,7 @@ export interface PageNotice extends HostNotice {
  * chat turn Retinue let pass is never a silent failure. A repeat of the same notice replaces the older one.
  */
 export async function recordPageNotice(origin: string, notice: HostNotice, now: number = Date.now()): Promise<void> {
-  const message = browser.i18n.getMessage(notice.messageKey as 'page_notice_unsupported_source', notice.substitutions) || notice.code;
+  const message = pageText(notice.messageKey as PageMessageKey, ...notice.substitutions);
   const stored = await browser.storage.session.get(PAGE_NOTICES_KEY);
   const previous = Array.isArray(stored[PAGE_NOTICES_KEY]) ? (stored[PAGE_NOTICES_KEY] as PageNotice[]) : [];
   const others = previous.filter((old) => !(old.origin === origin && old.code === notice.code && old.substitutions.join() === notice.substitutions.join()));

@@ -4,12 +4,13 @@
  * installed on the same object, as MAIN world and isolated world share one window.
  */
 export class FakePageWindow extends EventTarget {
-  readonly location = { href: 'http://127.0.0.1:8000/chat/index.html', origin: 'http://127.0.0.1:8000' };
+  readonly location: { href: string; origin: string };
   fetch: typeof fetch;
 
-  constructor(serverFetch: typeof fetch) {
+  constructor(serverFetch: typeof fetch, href = 'http://127.0.0.1:8000/chat/index.html') {
     super();
     this.fetch = serverFetch;
+    this.location = { href, origin: new URL(href).origin };
   }
 
   postMessage(data: unknown, _targetOrigin: string, transfer: MessagePort[] = []): void {
