@@ -6,6 +6,7 @@ import { launchFirefoxWithExtension, type FirefoxWithExtension } from './support
 import { startFixtureServer, type FixtureServer } from './support/fixture-server';
 import { readFixtureState, sendFixtureMessage, startFixtureMessage, stopFixtureGeneration, waitForFixtureReady, waitForFixtureStatus } from './support/fixture-pages';
 import { readRunStore, readStorage, writeSettings } from './support/settings';
+import { coversOrigin, readRegisteredContentScripts, waitForRegisteredContentScripts } from './support/registrations';
 import { saveScreenshot } from './support/screenshots';
 
 /**
@@ -193,7 +194,24 @@ describe('Chromium', () => {
     await page.close();
   });
 
-  test.todo('with a site enabled in settings, the page hook and bridge are registered (waits for foundation)');
+  test('a site switched on in settings gets the page hook (MAIN world) and the bridge; switched off, neither', async () => {
+    const options = await chromium.openExtensionPage('options.html');
+    const enabledOrigin = fixtures.origins.primary;
+    await writeSettings(options, { version: 1, sites: [{ origin: enabledOrigin, enabled: true }] });
+    const registered = await waitForRegisteredContentScripts(chromium.serviceWorker, (scripts) => scripts.filter((script) => coversOrigin(script, enabledOrigin)).length === 2, {
+      description: `the page hook and bridge to be registered for ${enabledOrigin}`,
+    });
+    const pageHook = registered.find((script) => script.world === 'MAIN');
+    expect(pageHook).toMatchObject({ runAt: 'document_start', js: ['content-scripts/page-hook.js'] });
+    expect(registered.some((script) => coversOrigin(script, fixtures.origins.secondary))).toBe(false);
+
+    await writeSettings(options, { version: 1, sites: [{ origin: enabledOrigin, enabled: false }] });
+    await waitForRegisteredContentScripts(chromium.serviceWorker, (scripts) => !scripts.some((script) => coversOrigin(script, enabledOrigin)), {
+      description: `the registrations for ${enabledOrigin} to go away`,
+    });
+    expect(await readRegisteredContentScripts(chromium.serviceWorker)).toEqual([]);
+    await options.close();
+  });
 });
 
 describe('Firefox', () => {
@@ -232,6 +250,18 @@ describe('Firefox', () => {
       };
     });
     expect(granted).toEqual({ loopback: true, localhost: true });
+    await options.close();
+  });
+
+  test('a site switched on in settings gets the page hook and the bridge', async () => {
+    const options = await firefox.openExtensionPage('options.html');
+    await writeSettings(options, { version: 1, sites: [{ origin: fixtures.origins.primary, enabled: true }] });
+    const registered = await waitForRegisteredContentScripts(options, (scripts) => scripts.filter((script) => coversOrigin(script, fixtures.origins.primary)).length === 2, {
+      description: 'the page hook and bridge to be registered in Firefox',
+    });
+    expect(registered.find((script) => script.world === 'MAIN')?.js).toEqual(['content-scripts/page-hook.js']);
+    await writeSettings(options, { version: 1, sites: [] });
+    await waitForRegisteredContentScripts(options, (scripts) => scripts.length === 0, { description: 'the registrations to go away in Firefox' });
     await options.close();
   });
 
