@@ -16,5 +16,7 @@ export function pageText(key: PageMessageKey, ...substitutions: string[]): strin
   } catch {
     // No i18n API here: use the English text below.
   }
-  return englishMessages[key].message.replace(/\$(\d)/g, (whole, digit: string) => substitutions[Number(digit) - 1] ?? whole);
+  const entry: { message: string; placeholders?: Record<string, { content: string }> } = englishMessages[key];
+  const named = entry.message.replace(/\$([A-Za-z_]+)\$/g, (whole, name: string) => entry.placeholders?.[name.toLowerCase()]?.content ?? whole);
+  return named.replace(/\$(\d)/g, (whole, digit: string) => substitutions[Number(digit) - 1] ?? whole);
 }
