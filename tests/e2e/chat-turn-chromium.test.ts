@@ -2,11 +2,12 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server';
 import { runDelegatingTurn, SECRET_KEY, switchOnPrimarySite, waitForEndedRuns } from './chat-turn-scenarios';
+import { defaultDelegations, scriptDelegatingRoot } from './support/delegating-root-script';
 import { launchChromiumWithExtension, type ChromiumWithExtension } from './support/chromium';
 import { waitUntil } from './support/evaluating-handle';
 import { sendFixtureMessage, startFixtureMessage, waitForFixtureReady, waitForFixtureStatus } from './support/fixture-pages';
 import { startFixtureServer, type FixtureServer } from './support/fixture-server';
-import { readRunStore } from './support/settings';
+import { readIndexedDb, readRunStore } from './support/settings';
 import { saveScreenshot } from './support/screenshots';
 
 /** Chat turns through the built extension in Chromium, configured through the settings document. */
@@ -110,6 +111,37 @@ describe('Chromium: a chat turn becomes a delegated run', () => {
     const run = runs.at(-1);
     expect(run?.status).toBe('cancelled');
     expect(tasks.filter((task) => task.runId === run?.id).map((task) => task.status)).toEqual(['cancelled']);
+    await page.close();
+  });
+
+  test("a root whose model answers 401 shows the page an error in SillyTavern's format, not a hang", async () => {
+    const page = await openFixture('/sillytavern/', { model: 'scripted-model', stream: '0' });
+    model.reset();
+    model.script(() => ({ fault: 'status', status: 401, message: 'Incorrect API key provided.' }));
+    const turn = await sendFixtureMessage(page, 'Hello?');
+    expect(turn.status).toBe('error');
+    expect(turn.httpStatus).toBe(502);
+    expect(turn.error).toContain('Retinue could not finish this reply.');
+    expect(turn.error).toContain('401');
+    expect(await page.locator('#toast-container').textContent()).toContain('401');
+    await page.close();
+  });
+
+  test('when the service worker stops mid-run, the bridge reconnects and the run finishes', async () => {
+    const page = await openFixture('/openai-chat/');
+    model.reset();
+    scriptDelegatingRoot(model, { delayMs: 1_500 });
+    const before = (await readRunStore(options)).runs.length;
+    await startFixtureMessage(page, 'Mara reaches the lighthouse.');
+    await waitUntil(() => model.requests.some((request) => request.toolNames.includes('task_return')), { description: 'a child to start' });
+    await chromium.stopServiceWorker();
+    const state = await waitForFixtureStatus(page, 'done', 60_000);
+    for (const delegation of defaultDelegations) expect(state.lastReply).toContain(delegation.finding);
+    expect(chromium.serviceWorkerRestarts).toBeGreaterThanOrEqual(1);
+    const { runs } = await waitForEndedRuns(options, before + 1);
+    expect(runs.at(-1)?.status).toBe('completed');
+    const journal = (await readIndexedDb(options, { store: 'journal' })) as Array<{ runId: string; type: string }>;
+    expect(journal.filter((event) => event.runId === runs.at(-1)?.id).map((event) => event.type)).toContain('run-resume');
     await page.close();
   });
 
