@@ -39,7 +39,9 @@ export function createModelClient(target: ModelTarget, options: ModelClientOptio
   // Our own retry loop below replaces the SDK's, so that a stream cut mid-way is retried too.
   const sdk = new OpenAI({
     baseURL: target.baseURL,
-    apiKey: target.apiKey,
+    // The SDK refuses an empty key; local servers often need none, so send no Authorization then.
+    apiKey: target.apiKey || 'no-api-key',
+    ...(target.apiKey ? {} : { defaultHeaders: { authorization: null } }),
     fetch: target.fetch,
     maxRetries: 0,
     dangerouslyAllowBrowser: true,

@@ -88,6 +88,15 @@ describe('createModelClient against the scripted server', () => {
     expect(server.requests[0]?.body.tool_choice).toBe('auto');
   });
 
+  test('a target without an API key sends no Authorization header', async () => {
+    server.script(() => ({ content: 'Local servers need no key.' }));
+
+    const actual = await createModelClient(target({ apiKey: '' })).call({ messages: userMessage, signal: new AbortController().signal });
+
+    expect(actual.message.content).toBe('Local servers need no key.');
+    expect(server.requests[0]?.headers.authorization).toBeUndefined();
+  });
+
   test('usage is zero when the provider sends none', async () => {
     server.script(() => ({ content: 'No usage here.', omitUsage: true }));
 
