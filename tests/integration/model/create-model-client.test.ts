@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { CancelledError, ProviderError } from '../../../src/errors';
 import { createModelClient, type ModelClientOptions } from '../../../src/model/create-model-client';
@@ -202,6 +203,16 @@ describe('createModelClient against the scripted server', () => {
     expect(error).toBeInstanceOf(CancelledError);
     expect((error as CancelledError).message).toContain('the user pressed Stop');
     expect(server.requests).toHaveLength(1);
+  });
+
+  test('many calls on one long-lived signal leave no abort listeners behind', async () => {
+    server.script(() => ({ content: 'ok' }));
+    const client = createModelClient(target());
+    const invocationSignal = new AbortController().signal;
+
+    for (let round = 0; round < 12; round += 1) await client.call({ messages: userMessage, signal: invocationSignal });
+
+    expect(getEventListeners(invocationSignal, 'abort')).toHaveLength(0);
   });
 
   test('never has more calls in flight than the target allows', async () => {
