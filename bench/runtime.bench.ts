@@ -158,6 +158,12 @@ async function overheadPerRound(server: ScriptedModelServer): Promise<void> {
 }
 
 setTracingDisabled(true);
+// @openai/agents passes one run-long signal to every SDK call, and the openai SDK never removes the
+// listener it adds, so the baseline trips Node's listener warning each round; keep other warnings.
+process.removeAllListeners('warning');
+process.on('warning', (warning) => {
+  if (warning.name !== 'MaxListenersExceededWarning') console.warn(warning);
+});
 const server = await startScriptedModelServer();
 scriptServer(server);
 try {
