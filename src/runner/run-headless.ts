@@ -72,6 +72,7 @@ export async function runHeadless(environment: HeadlessRunnerEnvironment): Promi
         baseURL: runnerArguments.baseURL,
         apiKey: runnerArguments.apiKey,
         model: runnerArguments.model,
+        authAdvice: 'check the --api-key given to the runner',
       },
       clientOptions: {
         ...environment.clientOptions,

@@ -18,7 +18,7 @@ afterEach(async () => {
 });
 
 function target(overrides: Partial<ModelTarget> = {}): ModelTarget {
-  return { label: "connection 'local'", baseURL: server.baseURL, apiKey: 'sk-secret-key-1234', model: 'scripted-model', ...overrides };
+  return { label: "connection 'local' · scripted-model", authAdvice: "check the API key of connection 'local' in Retinue's options", baseURL: server.baseURL, apiKey: 'sk-secret-key-1234', model: 'scripted-model', ...overrides };
 }
 
 const fastRetries: ModelClientOptions = { maxRetries: 2, baseDelayMs: 5, maxDelayMs: 20 };
@@ -96,6 +96,20 @@ describe('createModelClient against the scripted server', () => {
 
     expect(actual.message.content).toBe('Local servers need no key.');
     expect(server.requests[0]?.headers.authorization).toBeUndefined();
+  });
+
+  test('a custom fetch carries every call, as the page relay of the host binding does', async () => {
+    server.script(() => ({ content: 'Relayed.' }));
+    const relayed: string[] = [];
+    const relay: typeof globalThis.fetch = (input, init) => {
+      relayed.push(`${init?.method ?? 'GET'} ${String(input)}`);
+      return globalThis.fetch(input, init);
+    };
+
+    const actual = await createModelClient(target({ fetch: relay })).call({ messages: userMessage, signal: new AbortController().signal });
+
+    expect(actual.message.content).toBe('Relayed.');
+    expect(relayed).toEqual([`POST ${server.baseURL}/chat/completions`]);
   });
 
   test('usage is zero when the provider sends none', async () => {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { startScriptedModelServer, type ScriptedModelServer } from '../../support/scripted-model-server';
-import { runRetinue } from './runner-process';
+import { runRetinue, startRetinue } from './runner-process';
 import { SCENE_CRITIC_MARKER, scriptDelegatedRun } from './scripted-delegation';
 
 // Each test starts `tsx scripts/retinue.ts` in a child process, which compiles the runtime first.
@@ -133,10 +133,27 @@ describe('npm run retinue -- run', () => {
       const actual = await runRetinue(['run', '--base-url', server.baseURL, '--api-key', 'wrong-key', '--model', 'page-model', '--prompt', 'Hi.']);
 
       expect(actual.exitCode).toBe(1);
-      expect(actual.stderr).toMatch(/retinue: the run failed: .*401 Unauthorized/);
+      expect(actual.stderr).toMatch(/retinue: the run failed: .*401 Unauthorized.*check the --api-key given to the runner/);
       expect(actual.stderr).not.toContain('wrong-key');
       expect(actual.stdout).toMatch(/^agent\s+status/);
       expect(server.requests).toHaveLength(1);
+    },
+    PROCESS_TIMEOUT,
+  );
+
+  test(
+    'Ctrl-C cancels the run: the model call is dropped and the runner exits 1',
+    async () => {
+      server.script(() => ({ fault: 'hang' }));
+      const runner = startRetinue(['run', '--base-url', server.baseURL, '--model', 'page-model', '--prompt', 'Take your time.']);
+
+      await expect.poll(() => server.requests.length, { timeout: PROCESS_TIMEOUT, interval: 100 }).toBe(1);
+      runner.process.kill('SIGINT');
+      const actual = await runner.result;
+
+      expect(actual.exitCode).toBe(1);
+      expect(actual.stderr).toMatch(/retinue: the run cancelled/);
+      expect(server.requests[0]?.outcome).toBe('client-closed');
     },
     PROCESS_TIMEOUT,
   );
