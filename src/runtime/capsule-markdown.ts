@@ -1,3 +1,4 @@
+import { resolveChildArtifactPath } from '../workspace/child-view';
 import type { ResultCapsule } from '../records/capsule';
 import { bulletList, capText } from './markdown-rendering';
 
@@ -14,12 +15,11 @@ export function taskNotesFolder(workspaceKey: string): string {
  * agents see it, so a capsule's artifact list is usable by whoever reads it.
  */
 export function childPathForReaders(workspaceKey: string, childPath: string): string {
-  const path = childPath.replace(/^\.\/+/, '').replace(/^\/+/, '');
-  if (path.startsWith('summaries/parent/')) return `summaries/${path.slice('summaries/parent/'.length)}`;
-  if (path.startsWith('summaries/agents/')) return path;
-  if (path.startsWith('summaries/')) return `summaries/agents/${workspaceKey}/${path.slice('summaries/'.length)}`;
-  if (path.startsWith('scratch/')) return `scratch/agents/${workspaceKey}/${path.slice('scratch/'.length)}`;
-  return path;
+  try {
+    return resolveChildArtifactPath(workspaceKey, childPath).physicalPath;
+  } catch {
+    return childPath;
+  }
 }
 
 function section(title: string, items: readonly string[]): string[] {

@@ -1,6 +1,7 @@
 import type { ResultCapsule } from '../records/capsule';
 import type { AgentTaskRecord } from '../records/task';
 import type { TaskResultInput, TaskResultPort } from '../tools/tool-definition';
+import { resolveChildArtifactPath } from '../workspace/child-view';
 import { agentResultPath, childResultPath } from '../workspace/layout';
 import { renderResultFile } from './capsule-markdown';
 import type { RunSession } from './run-session';
@@ -18,6 +19,8 @@ export async function writeTaskResult(session: RunSession, taskId: string, resul
     agentId: task.targetProfileId,
     title: task.task.title,
     ...result,
+    // Normalised virtual paths, as the child sees them; a path outside its view is refused here.
+    artifacts: result.artifacts.map((artifact) => ({ ...artifact, path: resolveChildArtifactPath(task.workspaceKey, artifact.path).virtualPath })),
     createdAt: session.now(),
   };
   const resultRef = agentResultPath(task.childInvocationId);

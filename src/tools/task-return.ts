@@ -23,16 +23,6 @@ export const taskReturnParameters = z.strictObject({
   confidence: z.enum(['low', 'medium', 'high']).optional().describe('How sure you are of the result.'),
 });
 
-/** Normalises a path as the child wrote it: no leading `./` or `/`, single slashes. */
-export function normaliseArtifactPath(path: string): string {
-  return path
-    .trim()
-    .replace(/\\/g, '/')
-    .replace(/^(\.\/)+/, '')
-    .replace(/^\/+/, '')
-    .replace(/\/{2,}/g, '/');
-}
-
 /** `task.return`: the child hands over its result; this ends its task. Injected, never listed. */
 export const taskReturnTool = defineTool({
   name: 'task.return',
@@ -56,7 +46,7 @@ export const taskReturnTool = defineTool({
       warnings,
       suggestedNextActions: args.suggestedNextActions ?? [],
       questionsForCaller: args.questionsForCaller ?? [],
-      artifacts: (args.artifacts ?? []).map((artifact) => ({ ...artifact, path: normaliseArtifactPath(artifact.path) })),
+      artifacts: args.artifacts ?? [],
       confidence: args.confidence,
     });
     return { content: 'Your result was handed over. Your task is finished.', ending: { kind: 'task-returned', capsule } };
