@@ -39,7 +39,9 @@ export function createModelClient(target: ModelTarget, options: ModelClientOptio
   // Our own retry loop below replaces the SDK's, so that a stream cut mid-way is retried too.
   const sdk = new OpenAI({
     baseURL: target.baseURL,
-    apiKey: target.apiKey,
+    // The SDK refuses an empty key; local servers often need none, so send no Authorization then.
+    apiKey: target.apiKey || 'no-api-key',
+    ...(target.apiKey ? {} : { defaultHeaders: { authorization: null } }),
     fetch: target.fetch,
     maxRetries: 0,
     dangerouslyAllowBrowser: true,
@@ -48,8 +50,13 @@ export function createModelClient(target: ModelTarget, options: ModelClientOptio
 
   async function attempt(request: ModelCallRequest): Promise<AttemptOutcome> {
     let duringStream = false;
+    // The SDK adds an abort listener to the signal it gets and never removes it; a long-lived
+    // invocation signal would collect one per call, so each attempt gets its own linked signal.
+    const attemptController = new AbortController();
+    const forwardAbort = () => attemptController.abort(request.signal.reason);
+    request.signal.addEventListener('abort', forwardAbort, { once: true });
     try {
-      const stream = await sdk.chat.completions.create(requestBody(target, request), { signal: request.signal });
+      const stream = await sdk.chat.completions.create(requestBody(target, request), { signal: attemptController.signal });
       duringStream = true;
       const assembler = new StreamAssembler();
       for await (const chunk of stream) {
@@ -64,6 +71,8 @@ export function createModelClient(target: ModelTarget, options: ModelClientOptio
       return { ok: true, result };
     } catch (error) {
       return { ok: false, failure: classifyFailure(error, { duringStream, signal: request.signal }) };
+    } finally {
+      request.signal.removeEventListener('abort', forwardAbort);
     }
   }
 

@@ -62,6 +62,7 @@ export function createModelResolver(options: ModelResolverOptions): ModelResolve
         apiKey: connection.apiKey,
         model: modelId,
         maxConcurrency: connection.maxConcurrency,
+        authAdvice: `check the API key of connection '${connection.id}' in Retinue's options`,
       };
       client = createModelClient(target, { ...options.clientOptions, limiter });
       clients.set(key, client);

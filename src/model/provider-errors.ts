@@ -49,7 +49,7 @@ export function providerErrorFor(target: ModelTarget, failure: Exclude<AttemptFa
 
 function adviceFor(status: number, target: ModelTarget): { code: string; advice: string } {
   if (status === 401 || status === 403) {
-    return { code: 'provider-unauthorized', advice: `check the API key of ${target.label} in Retinue's options.` };
+    return { code: 'provider-unauthorized', advice: `${target.authAdvice ?? `check the API key of ${target.label} in Retinue's options`}.` };
   }
   if (status === 404) {
     return { code: 'provider-not-found', advice: `check the base URL and that the model '${target.model}' exists there.` };

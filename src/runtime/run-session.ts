@@ -48,8 +48,6 @@ export class RunSession {
   private readonly capsules = new Map<string, ResultCapsule>();
   private readonly progress: ((line: string) => void) | undefined;
   run: AgentRun;
-  /** What `workspace.commit` sent last; the reply when the root ends with `workspace.finish`. */
-  committedReply: string | undefined;
 
   constructor(options: RunSessionOptions) {
     this.environment = options.environment;

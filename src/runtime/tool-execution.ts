@@ -1,4 +1,4 @@
-import { toolResultMessage, type ToolCallRequest } from '../model/tool-protocol';
+import { toCanonicalToolName, toolResultMessage, type ToolCallRequest } from '../model/tool-protocol';
 import { addUsage } from '../records/usage';
 import { dispatchToolCall } from '../tools/tool-dispatcher';
 import type { InvocationEnding, ToolContext } from '../tools/tool-definition';
@@ -59,7 +59,7 @@ export async function executeToolCalls(
       await appendAndSave(driver, toolResultMessage(call.id, `Not run: your work already ended earlier in this turn.`));
       continue;
     }
-    await driver.session.journal.record('tool-call-start', { ...ids, data: { tool: call.name, callId: call.id, replay: answered } });
+    await driver.session.journal.record('tool-call-start', { ...ids, data: { tool: toCanonicalToolName(call.name), callId: call.id, replay: answered } });
     const result = await dispatchToolCall({
       call,
       surface,

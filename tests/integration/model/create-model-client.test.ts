@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { CancelledError, ProviderError } from '../../../src/errors';
 import { createModelClient, type ModelClientOptions } from '../../../src/model/create-model-client';
@@ -17,7 +18,7 @@ afterEach(async () => {
 });
 
 function target(overrides: Partial<ModelTarget> = {}): ModelTarget {
-  return { label: "connection 'local'", baseURL: server.baseURL, apiKey: 'sk-secret-key-1234', model: 'scripted-model', ...overrides };
+  return { label: "connection 'local' · scripted-model", authAdvice: "check the API key of connection 'local' in Retinue's options", baseURL: server.baseURL, apiKey: 'sk-secret-key-1234', model: 'scripted-model', ...overrides };
 }
 
 const fastRetries: ModelClientOptions = { maxRetries: 2, baseDelayMs: 5, maxDelayMs: 20 };
@@ -86,6 +87,29 @@ describe('createModelClient against the scripted server', () => {
     expect(new Set(calls.map((call) => call.id)).size).toBe(2);
     expect(server.requests[0]?.toolNames).toEqual(['agent_delegate', 'workspace_read']);
     expect(server.requests[0]?.body.tool_choice).toBe('auto');
+  });
+
+  test('a target without an API key sends no Authorization header', async () => {
+    server.script(() => ({ content: 'Local servers need no key.' }));
+
+    const actual = await createModelClient(target({ apiKey: '' })).call({ messages: userMessage, signal: new AbortController().signal });
+
+    expect(actual.message.content).toBe('Local servers need no key.');
+    expect(server.requests[0]?.headers.authorization).toBeUndefined();
+  });
+
+  test('a custom fetch carries every call, as the page relay of the host binding does', async () => {
+    server.script(() => ({ content: 'Relayed.' }));
+    const relayed: string[] = [];
+    const relay: typeof globalThis.fetch = (input, init) => {
+      relayed.push(`${init?.method ?? 'GET'} ${String(input)}`);
+      return globalThis.fetch(input, init);
+    };
+
+    const actual = await createModelClient(target({ fetch: relay })).call({ messages: userMessage, signal: new AbortController().signal });
+
+    expect(actual.message.content).toBe('Relayed.');
+    expect(relayed).toEqual([`POST ${server.baseURL}/chat/completions`]);
   });
 
   test('usage is zero when the provider sends none', async () => {
@@ -193,6 +217,16 @@ describe('createModelClient against the scripted server', () => {
     expect(error).toBeInstanceOf(CancelledError);
     expect((error as CancelledError).message).toContain('the user pressed Stop');
     expect(server.requests).toHaveLength(1);
+  });
+
+  test('many calls on one long-lived signal leave no abort listeners behind', async () => {
+    server.script(() => ({ content: 'ok' }));
+    const client = createModelClient(target());
+    const invocationSignal = new AbortController().signal;
+
+    for (let round = 0; round < 12; round += 1) await client.call({ messages: userMessage, signal: invocationSignal });
+
+    expect(getEventListeners(invocationSignal, 'abort')).toHaveLength(0);
   });
 
   test('never has more calls in flight than the target allows', async () => {

@@ -69,8 +69,10 @@ export interface Harness {
   store: RunStore;
   runtime: AgentRuntime;
   progress: string[];
-  /** A new runtime over the same store (as after a service worker restart). */
-  newRuntime(): AgentRuntime;
+  /** A new runtime over the same store (as after a service worker restart), or over `store` when given. */
+  newRuntime(store?: RunStore): AgentRuntime;
+  /** Starts a run on `runtime` the way `start` does on the harness's own runtime. */
+  startOn(runtime: AgentRuntime, options?: Partial<StartRunOptions>): Promise<RunOutcome>;
   start(options?: Partial<StartRunOptions>): Promise<RunOutcome>;
   resolveModel(): ModelClient;
   journal(runId: string): Promise<JournalEvent[]>;
@@ -109,7 +111,9 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     runtime,
     progress,
     resolveModel,
-    newRuntime: () => createAgentRuntime(runtimeOptions),
+    newRuntime: (otherStore) => createAgentRuntime({ ...runtimeOptions, store: otherStore ?? store }),
+    startOn: (other, start = {}) =>
+      other.startRun({ origin: 'http://127.0.0.1:8000', adapter: 'openai-chat', snapshot, resolveModel, onProgress: (line) => progress.push(line), ...start }),
     start: (start = {}) =>
       runtime.startRun({ origin: 'http://127.0.0.1:8000', adapter: 'openai-chat', snapshot, resolveModel, onProgress: (line) => progress.push(line), ...start }),
     journal: (runId) => store.readJournal(runId),
