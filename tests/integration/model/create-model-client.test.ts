@@ -145,7 +145,7 @@ describe('createModelClient against the scripted server', () => {
     expect(error).toBeInstanceOf(ProviderError);
     expect(error).toMatchObject({ code: 'provider-server-error', status: 500, fault: 'provider' });
     expect((error as ProviderError).message).toContain(`The model endpoint at ${server.baseURL}`);
-    expect((error as ProviderError).message).toContain('500 Internal Server Error 3 times');
+    expect((error as ProviderError).message).toContain('500 Internal Server Error (after 3 tries)');
     expect((error as ProviderError).message).toContain('The backend fell over.');
     expect(server.requests).toHaveLength(3);
   });
@@ -161,6 +161,16 @@ describe('createModelClient against the scripted server', () => {
     expect(message).toContain("check the API key of connection 'local' in Retinue's options");
     expect(message).not.toContain('sk-secret-key-1234');
     expect(server.requests).toHaveLength(1);
+  });
+
+  test('a refusal after a retried failure says on which try it came', async () => {
+    server.queue(() => true, { fault: 'status', status: 503 }, { fault: 'status', status: 401 });
+
+    const error = await failureOf(createModelClient(target(), fastRetries).call({ messages: userMessage, signal: new AbortController().signal }));
+
+    expect(error).toMatchObject({ code: 'provider-unauthorized', status: 401 });
+    expect((error as ProviderError).message).toContain('answered 401 Unauthorized (on try 2)');
+    expect(server.requests).toHaveLength(2);
   });
 
   test('a stream cut mid-way is retried as a whole call', async () => {
