@@ -272,3 +272,18 @@ describe('single profiles', () => {
     expect(again.ok && again.profile).toEqual(first.profile);
   });
 });
+
+describe('site origins', () => {
+  test.each([
+    ['HTTP://LocalHost:8000', 'http://localhost:8000'],
+    ['https://chat.example.com:443', 'https://chat.example.com'],
+  ])('%s is refused with the form to write instead', (origin, canonical) => {
+    const [error] = errorsOf({ version: 1, sites: [{ origin }] });
+
+    expect(error).toEqual({ path: 'sites[0].origin', message: `sites[0].origin: write it as the browser does: "${canonical}".` });
+  });
+
+  test('an origin with a path is refused', () => {
+    expect(errorsOf({ version: 1, sites: [{ origin: 'http://127.0.0.1:8000/chat' }] })[0]?.message).toContain('with no path');
+  });
+});
