@@ -87,6 +87,8 @@ async function main(): Promise<void> {
     await page.goto(pageUrl);
     await waitForFixtureReady(page);
     const sidePanel = await chromium.openExtensionPage(`sidepanel.html?origin=${encodeURIComponent(fixtures.origins.primary)}`);
+    // About the width of the browser's side panel.
+    await sidePanel.setViewportSize({ width: 420, height: 900 });
 
     if (hasDisplay) {
       await page.bringToFront();

@@ -9,7 +9,9 @@ import type { RunStoreSnapshot } from '../../tests/e2e/support/settings';
 export function formatTaskTable(snapshot: RunStoreSnapshot): string {
   const newestRun = [...snapshot.runs].sort((a, b) => Number(b.createdAt ?? 0) - Number(a.createdAt ?? 0))[0];
   if (!newestRun) return '(no run was recorded: is the runtime wired into the background yet?)';
-  const tasks = snapshot.tasks.filter((task) => task.runId === newestRun.id);
+  const tasks = snapshot.tasks
+    .filter((task) => task.runId === newestRun.id)
+    .sort((a, b) => Number(a.createdAt ?? 0) - Number(b.createdAt ?? 0) || Number(a.storeOrder ?? 0) - Number(b.storeOrder ?? 0));
   const header = `Run ${String(newestRun.id)} — ${String(newestRun.status)}${newestRun.title ? ` — ${String(newestRun.title)}` : ''}`;
   if (tasks.length === 0) return `${header}\n(no delegated tasks)`;
   const rows = tasks.map((task) => {
@@ -20,11 +22,15 @@ export function formatTaskTable(snapshot: RunStoreSnapshot): string {
       String(task.status ?? '?'),
       String(task.resultStatus ?? ''),
       String(brief.title ?? ''),
-      usage.rounds === undefined ? '' : `${String(usage.rounds)} rounds, ${String(usage.toolCalls ?? 0)} tools`,
+      usage.rounds === undefined ? '' : `${plural(Number(usage.rounds), 'round')}, ${plural(Number(usage.toolCalls ?? 0), 'tool call')}`,
     ];
   });
   const headings = ['task', 'status', 'result', 'title', 'used'];
   const widths = headings.map((heading, column) => Math.max(heading.length, ...rows.map((row) => row[column]!.length)));
   const line = (cells: string[]) => cells.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd();
   return [header, line(headings), line(widths.map((width) => '-'.repeat(width))), ...rows.map(line)].join('\n');
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
