@@ -69,13 +69,14 @@ async function main(): Promise<void> {
     }
     const fixtures = await startFixtureServer({
       modelBaseUrl: realEndpoint?.baseUrl ?? model!.baseURL,
+      // The page calls its own origin's /v1; the server adds the key, so it never reaches the page.
+      modelApiKey: realEndpoint?.apiKey,
       staticFolders: { '/demo/': path.join(repositoryRoot, 'scripts/demo') },
     });
     cleanups.push(() => fixtures.close());
     const pageUrl = fixtures.pageUrl('/demo/', {
       model: realEndpoint?.model ?? 'scripted-story-model',
       system: storySystemPrompt,
-      ...(realEndpoint ? { key: realEndpoint.apiKey } : {}),
     });
     console.log(`Demo chat page: ${pageUrl.split('?')[0]} (model: ${realEndpoint ? `${realEndpoint.model} at ${realEndpoint.baseUrl}` : 'the scripted model server'})`);
 

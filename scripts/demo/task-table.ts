@@ -1,17 +1,16 @@
 import type { RunStoreSnapshot } from '../../tests/e2e/support/settings';
 
 /**
- * The delegated tasks of the newest run as a plain-text table for the terminal.
+ * The delegated tasks of the newest run as a plain-text table for the terminal (the snapshot keeps
+ * runs newest first and tasks in creation order).
  *
  * @example
  * console.log(formatTaskTable(await readRunStore(optionsPage)));
  */
 export function formatTaskTable(snapshot: RunStoreSnapshot): string {
-  const newestRun = [...snapshot.runs].sort((a, b) => Number(b.createdAt ?? 0) - Number(a.createdAt ?? 0))[0];
+  const newestRun = snapshot.runs[0];
   if (!newestRun) return '(no run was recorded: is the runtime wired into the background yet?)';
-  const tasks = snapshot.tasks
-    .filter((task) => task.runId === newestRun.id)
-    .sort((a, b) => Number(a.createdAt ?? 0) - Number(b.createdAt ?? 0) || Number(a.storeOrder ?? 0) - Number(b.storeOrder ?? 0));
+  const tasks = snapshot.tasks.filter((task) => task.runId === newestRun.id);
   const header = `Run ${String(newestRun.id)} — ${String(newestRun.status)}${newestRun.title ? ` — ${String(newestRun.title)}` : ''}`;
   if (tasks.length === 0) return `${header}\n(no delegated tasks)`;
   const rows = tasks.map((task) => {
