@@ -25,6 +25,11 @@ export interface FixtureServerOptions {
    * origin (no CORS), as llama.cpp's web UI does. Can be set later with `setModelBaseUrl`.
    */
   modelBaseUrl?: string;
+  /**
+   * Sent as `Authorization: Bearer <key>` on the `/v1/*` proxy (a real endpoint for the demo), so
+   * the key stays on the server and never reaches the page.
+   */
+  modelApiKey?: string;
   /** The token `GET /csrf-token` hands out and `/api/backends/...` requires; default a fixed string. */
   csrfToken?: string;
   /** More folders to serve, by URL prefix, e.g. `{ '/demo/': '/repo/scripts/demo' }`. */
@@ -100,7 +105,7 @@ export async function startFixtureServer(options: FixtureServerOptions = {}): Pr
         headers: request.headers,
         body: body.toString('utf8'),
       });
-      await route({ request, response, body, csrfToken, modelBaseUrl, staticFolders, sillyTavernGenerations });
+      await route({ request, response, body, csrfToken, modelBaseUrl, modelApiKey: options.modelApiKey, staticFolders, sillyTavernGenerations });
     })().catch((error: unknown) => {
       if (!response.headersSent) sendJson(response, 500, { error: { message: `fixture server: ${String(error)}` } });
       else response.destroy();
@@ -137,6 +142,7 @@ interface RouteContext {
   body: Buffer;
   csrfToken: string;
   modelBaseUrl: string | undefined;
+  modelApiKey: string | undefined;
   staticFolders: Array<[string, string]>;
   sillyTavernGenerations: SillyTavernBackendRecord[];
 }
@@ -159,7 +165,7 @@ async function route(context: RouteContext): Promise<void> {
       return;
     }
     const target = `${context.modelBaseUrl.replace(/\/$/, '')}${url.pathname.slice('/v1'.length)}${url.search}`;
-    await forwardToModel({ request, response, target, method, body: method === 'GET' ? undefined : body });
+    await forwardToModel({ request, response, target, method, body: method === 'GET' ? undefined : body, apiKey: context.modelApiKey });
   } else if (method === 'GET' || method === 'HEAD') {
     if (url.searchParams.get('csp') === 'strict') {
       // A strict page policy like many hosted chat apps send: only the page's own scripts and origin.

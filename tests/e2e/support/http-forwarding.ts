@@ -23,21 +23,20 @@ export async function forwardToModel(options: {
   target: string;
   method: string;
   body: Buffer | string | undefined;
-  /** Headers to send instead of the ones taken from the page's request. */
-  headers?: Record<string, string>;
+  /** Sent as `Authorization: Bearer <key>`, replacing whatever the page sent. */
+  apiKey?: string;
 }): Promise<void> {
   const { request, response } = options;
   const upstreamAbort = new AbortController();
   response.on('close', () => {
     if (!response.writableFinished) upstreamAbort.abort();
   });
-  const headers: Record<string, string> = options.headers ?? {};
-  if (!options.headers) {
-    for (const name of forwardedRequestHeaders) {
-      const value = request.headers[name];
-      if (typeof value === 'string') headers[name] = value;
-    }
+  const headers: Record<string, string> = {};
+  for (const name of forwardedRequestHeaders) {
+    const value = request.headers[name];
+    if (typeof value === 'string') headers[name] = value;
   }
+  if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
   let upstream: Response;
   try {
     upstream = await fetch(options.target, {

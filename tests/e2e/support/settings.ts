@@ -95,9 +95,13 @@ export async function readIndexedDb(
 
 /** Runs and tasks as the run store keeps them, for assertions. */
 export interface RunStoreSnapshot {
+  /** Newest first. */
   runs: Array<Record<string, unknown>>;
+  /** In creation order (by `createdAt`, then the order the store first saw them). */
   tasks: Array<Record<string, unknown>>;
 }
+
+const numberOf = (value: unknown) => (typeof value === 'number' ? value : 0);
 
 /**
  * The runs and tasks in the run store, read from an extension page.
@@ -107,9 +111,11 @@ export interface RunStoreSnapshot {
  * expect(tasks.map((task) => task.targetProfileId)).toEqual(['continuity-checker', 'scene-critic']);
  */
 export async function readRunStore(handle: ExtensionContextHandle, database = RUN_STORE_DATABASE): Promise<RunStoreSnapshot> {
-  const [runs, tasks] = await Promise.all([
+  const [runs, tasks] = (await Promise.all([
     readIndexedDb(handle, { database, store: 'runs' }),
     readIndexedDb(handle, { database, store: 'tasks' }),
-  ]);
-  return { runs: runs as RunStoreSnapshot['runs'], tasks: tasks as RunStoreSnapshot['tasks'] };
+  ])) as [RunStoreSnapshot['runs'], RunStoreSnapshot['tasks']];
+  runs.sort((a, b) => numberOf(b.createdAt) - numberOf(a.createdAt));
+  tasks.sort((a, b) => numberOf(a.createdAt) - numberOf(b.createdAt) || numberOf(a.storeOrder) - numberOf(b.storeOrder));
+  return { runs, tasks };
 }
