@@ -166,6 +166,7 @@ export function serveRunPort(port: RunServicePort, dependencies: RunPortDependen
       host: {
         label: "the page's own model",
         baseURL: `${origin}/`,
+        authAdvice: "check the API key and model set in the page itself (Retinue only reuses them), then send your message again",
         apiKey: 'page',
         model: typeof snapshot.model === 'string' ? snapshot.model : '',
         fetch: pageFetch.fetch,

@@ -1,18 +1,9 @@
-import { settingsSchema, type Settings } from '../settings/schema';
+import { settingsFromStoredValue, SETTINGS_STORAGE_KEY as SETTINGS_KEY } from '../settings/settings-store';
+import { isSiteSwitchedOn } from '../settings/site-settings';
 
-/** The storage area key of the settings document. */
-export const SETTINGS_KEY = 'settings';
-
-/** Is Retinue on for this origin: the global switch, and the site's own entry enabled. */
-export function isSiteEnabled(settings: Settings | undefined, origin: string): boolean {
-  if (!settings?.enabled) return false;
-  return settings.sites.some((site) => site.origin === origin && site.enabled);
-}
-
-/** Reads the settings document from a storage value; undefined when absent or invalid (Retinue is then off). */
-export function readSettingsValue(value: unknown): Settings | undefined {
-  const parsed = settingsSchema.safeParse(value);
-  return parsed.success ? parsed.data : undefined;
+/** Is Retinue on for this origin, by the stored settings value (absent or invalid: off, as the defaults say). */
+function isOnByStoredValue(value: unknown, origin: string): boolean {
+  return isSiteSwitchedOn(settingsFromStoredValue(value).settings, origin);
 }
 
 /** The slice of `browser.storage` the bridge needs. */
@@ -28,12 +19,12 @@ export interface SettingsStorage {
 export function watchSiteEnabled(storage: SettingsStorage, origin: string): { isOn(): Promise<boolean> } {
   let on = false;
   const loaded = storage.local.get(SETTINGS_KEY).then(
-    (items) => void (on = isSiteEnabled(readSettingsValue(items[SETTINGS_KEY]), origin)),
+    (items) => void (on = isOnByStoredValue(items[SETTINGS_KEY], origin)),
     () => void (on = false),
   );
   storage.onChanged.addListener((changes, areaName) => {
     const change = changes[SETTINGS_KEY];
-    if (areaName === 'local' && change) on = isSiteEnabled(readSettingsValue(change.newValue), origin);
+    if (areaName === 'local' && change) on = isOnByStoredValue(change.newValue, origin);
   });
   return { isOn: () => loaded.then(() => on) };
 }

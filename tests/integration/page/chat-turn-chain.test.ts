@@ -178,7 +178,8 @@ describe('a chat turn from the page', () => {
   test('a root whose model answers 401 gets the page an HTTP error it can show, not a hang', async () => {
     server.queue(isRoot, { fault: 'status', status: 401, message: 'invalid api key' });
     const call = pageClient().chat.completions.create({ model: 'scripted-model', messages: chat, stream: false });
-    await expect(call).rejects.toMatchObject({ status: 502, message: expect.stringContaining('401') });
+    await expect(call).rejects.toMatchObject({ status: 502, message: expect.stringContaining('answered 401') });
+    await expect(call).rejects.toMatchObject({ message: expect.stringContaining('check the API key and model set in the page itself') });
   });
 
   test('the page aborting its fetch cancels the run and its children', async () => {
