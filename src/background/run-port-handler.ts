@@ -167,7 +167,8 @@ export function serveRunPort(port: RunServicePort, dependencies: RunPortDependen
         label: "the page's own model",
         baseURL: `${origin}/`,
         authAdvice: "check the API key and model set in the page itself (Retinue only reuses them), then send your message again",
-        apiKey: 'page',
+        // The SDK's own headers never leave the background: the page hook sends the page's captured ones.
+        apiKey: 'host-binding-sends-no-key',
         model: typeof snapshot.model === 'string' ? snapshot.model : '',
         fetch: pageFetch.fetch,
         maxConcurrency: settings.defaults.maxRunningChildren + 1,
