@@ -62,4 +62,6 @@ function sourceOf(body: unknown): string {
  *   chat_completion_source, custom_url; `!response.ok` → the body's error.message shown as a toast.
  * - public/scripts/openai.js getStreamingReply: which sources read choices[0].delta.content and
  *   delta.reasoning_content.
+ * - Checked by hand on 2026-11-30: SillyTavern 1.18.0 on loopback, source Custom (OpenAI-compatible),
+ *   streamed and not; replies land in the chat, progress in its reasoning block, a failed run as its toast.
  */
