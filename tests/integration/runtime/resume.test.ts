@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, expect, test } from 'vitest';
-import type { NewJournalEvent, RunStore } from '../../../src/store/run-store';
+import type { AgentInvocation } from '../../../src/records/invocation';
+import type { RunStore } from '../../../src/store/run-store';
 import { isChecker, isCritic, isRoot, startHarness, type Harness } from './runtime-harness';
 
 let harness: Harness;
@@ -85,16 +86,18 @@ test('resuming a run that already ended gives its stored outcome without calling
 
 test('a root stopped right after its final answer was stored ends with that answer, without asking again', async () => {
   harness.server.queue(isRoot, { content: 'Stored answer.' });
-  // A store that stops the runtime the moment the answer's model call is journaled, as a service
-  // worker might be stopped between two writes.
+  // A store that stops the runtime the moment the answer is saved in the root's history, as a
+  // service worker might be stopped between two writes.
   let stopping: Promise<void> = Promise.resolve();
   const stoppingStore: RunStore = new Proxy(harness.store, {
     get(target, property, receiver) {
-      if (property === 'appendJournal') {
-        return async (event: NewJournalEvent) => {
-          const stored = await target.appendJournal(event);
-          if (event.type === 'model-call-end' && event.data?.['finishReason'] === 'stop') stopping = runtime.shutdown();
-          return stored;
+      if (property === 'putInvocation') {
+        return async (invocation: AgentInvocation) => {
+          await target.putInvocation(invocation);
+          const last = invocation.messages.at(-1);
+          if (invocation.kind === 'root' && invocation.status === 'running' && last?.role === 'assistant' && last.content === 'Stored answer.') {
+            stopping = runtime.shutdown();
+          }
         };
       }
       const value: unknown = Reflect.get(target, property, receiver);
