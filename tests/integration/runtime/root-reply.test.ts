@@ -73,3 +73,11 @@ test('committing a file that does not exist is a mistake the root can fix', asyn
   expect(actual.reply).toBe('Plain reply instead.');
   expect(harness.server.requests[1]?.lastMessageText).toContain('output/missing.md');
 });
+
+test('a root profile that does not exist fails the run with a settings error', async () => {
+  const actual = await harness.start({ rootProfileId: 'no-such-profile' });
+
+  expect(actual.run.status).toBe('failed');
+  expect(actual.run.error?.code).toBe('profile-missing');
+  expect(harness.server.requests).toHaveLength(0);
+});
