@@ -15,11 +15,12 @@ test('a 429 with Retry-After is retried after the wait, then the run goes on', a
   const actual = await harness.start();
 
   expect(actual.reply).toBe('After the wait.');
-  const [limited, retried] = harness.server.requests;
-  expect((retried?.receivedAt ?? 0) - (limited?.answeredAt ?? 0)).toBeGreaterThanOrEqual(900);
+  expect(harness.server.requests.map((request) => request.outcome)).toEqual(['status', 'answered']);
   const retries = (await harness.journal(actual.run.id)).filter((event) => event.type === 'model-call-retry');
   expect(retries).toHaveLength(1);
   expect(retries[0]?.data).toMatchObject({ attempt: 1, status: 429 });
+  // The wait the client chose honours the server's Retry-After of one second.
+  expect(Number(retries[0]?.data['delayMs'])).toBeGreaterThanOrEqual(1_000);
 });
 
 test('a child whose model fails for ever becomes a failed capsule, and the root still answers', async () => {
