@@ -63,7 +63,12 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
 
   return {
     async startRun(start) {
-      const snapshot = promptSnapshotSchema.parse(start.snapshot);
+      const parsed = promptSnapshotSchema.safeParse(start.snapshot);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        throw new HostContractError('snapshot-invalid', `The chat turn to run is not a valid request: ${issue?.path.join('.') || 'body'}: ${issue?.message ?? 'invalid'}.`);
+      }
+      const snapshot = parsed.data;
       const now = environment.now();
       const runId = environment.newId();
       const rootId = environment.newId();

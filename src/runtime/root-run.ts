@@ -108,11 +108,12 @@ export async function runRoot(session: RunSession, rootInvocation: AgentInvocati
       return suspendedOutcome(session);
     }
     const reason = session.signal.aborted ? abortReason(session.signal) : asRetinueError(error);
-    if (!session.signal.aborted) session.controller.abort(reason);
     const status = reason.fault === 'cancelled' ? 'cancelled' : 'failed';
+    const childrenReason = status === 'cancelled' ? reason.message : 'The run failed before this task finished.';
+    if (!session.signal.aborted) session.controller.abort(new CancelledError(childrenReason));
     try {
       if (invocation.status === 'running' || invocation.status === 'created') await endRootInvocation(session, invocation, status, reason);
-      await endUnfinishedChildren(session, status === 'cancelled' ? 'The run was cancelled.' : 'The run failed before this task finished.');
+      await endUnfinishedChildren(session, childrenReason);
     } catch {
       // The run's end is recorded below; a store that fails here fails there too, and says so.
     }

@@ -57,3 +57,18 @@ test('a stream cut mid-way is retried and the turn completes whole', async () =>
   const root = await harness.store.getInvocation(actual.run.rootInvocationId);
   expect(root?.messages.at(-1)).toEqual({ role: 'assistant', content: 'A reply that arrives whole.' });
 });
+
+test('a root whose model fails for ever fails the run; its running children are cancelled, saying why', async () => {
+  harness = await startHarness({ maxRetries: 0 });
+  harness.server.queue(isRoot, { toolCalls: [delegateCritic] }, { fault: 'status', status: 502, message: 'gateway down' });
+  harness.server.queue(isCritic, { fault: 'hang' });
+
+  const actual = await harness.start();
+
+  expect(actual.run.status).toBe('failed');
+  expect(actual.run.error?.code).toBe('provider-server-error');
+  const [task] = await harness.store.listTasks(actual.run.id);
+  expect(task).toMatchObject({ status: 'cancelled', error: { message: 'The run failed before this task finished.' } });
+  const root = await harness.store.getInvocation(actual.run.rootInvocationId);
+  expect(root).toMatchObject({ status: 'failed', error: { code: 'provider-server-error' } });
+});
