@@ -59,6 +59,8 @@ test('a new runtime resumes a run stopped between rounds from the store alone, t
 
   expect(resumed.reply).toBe(uninterrupted.reply);
   expect(resumed.run.status).toBe('completed');
+  expect(resumed.run.usage.rounds).toBe(uninterrupted.run.usage.rounds);
+  expect(resumed.run.usage.toolCalls).toBe(uninterrupted.run.usage.toolCalls);
   // Nothing finished was redone: one critic call in all, the checker's first round and the root's first two rounds once.
   expect(harness.server.requests.filter(isCritic)).toHaveLength(1);
   expect(harness.server.requests.filter(isChecker).map((request) => request.outcome)).toEqual(['answered', 'client-closed', 'answered']);
