@@ -59,12 +59,18 @@ export function createModelClient(target: ModelTarget, options: ModelClientOptio
       const stream = await sdk.chat.completions.create(requestBody(target, request), { signal: attemptController.signal });
       duringStream = true;
       const assembler = new StreamAssembler();
+      let chunkCount = 0;
       for await (const chunk of stream) {
+        chunkCount += 1;
         const text = assembler.add(chunk);
         if (text) request.onTextDelta?.(text);
       }
       // The SDK ends the iteration quietly when the request is aborted.
       if (request.signal.aborted) return { ok: false, failure: { kind: 'aborted' } };
+      if (chunkCount === 0) {
+        const detail = 'its answer held no stream events; the endpoint may not support streaming (`stream: true`)';
+        return { ok: false, failure: { kind: 'protocol', retryable: false, detail } };
+      }
       const turn = assembler.finish();
       const result: ModelCallResult = { message: turn.message, finishReason: turn.finishReason, usage: turn.usage };
       if (turn.reasoning) result.reasoning = turn.reasoning;
@@ -126,6 +132,7 @@ function requestBody(target: ModelTarget, request: ModelCallRequest): ChatComple
 function describeFailure(failure: Exclude<AttemptFailure, { kind: 'aborted' }>): string {
   if (failure.kind === 'status') return `${failure.status}: ${failure.providerMessage}`;
   if (failure.kind === 'stream-broken') return `stream broke off: ${failure.detail}`;
+  if (failure.kind === 'protocol') return failure.detail;
   return `unreachable: ${failure.detail}`;
 }
 

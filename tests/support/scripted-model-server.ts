@@ -134,7 +134,7 @@ export async function startScriptedModelServer(options: ScriptedModelServerOptio
       toolCallIds: (turn.toolCalls ?? []).map((call) => call.id ?? `call_${++toolCallCounter}`),
       piecesPerString,
     };
-    if (!recorded.stream && !('fault' in reply)) {
+    if ((!recorded.stream || turn.ignoreStream) && !('fault' in reply)) {
       recorded.outcome = 'answered';
       sendJson(response, 200, completionBody(recorded, turn, shape), recorded);
       return;

@@ -192,6 +192,16 @@ describe('createModelClient against the scripted server', () => {
     expect(retries[0]?.reason).toContain('stream broke off');
   });
 
+  test('an endpoint that answers a stream request with plain JSON fails clearly instead of giving an empty turn', async () => {
+    server.script(() => ({ content: 'Not streamed.', ignoreStream: true }));
+
+    const error = await failureOf(createModelClient(target(), fastRetries).call({ messages: userMessage, signal: new AbortController().signal }));
+
+    expect(error).toMatchObject({ code: 'provider-protocol' });
+    expect((error as ProviderError).message).toContain('may not support streaming');
+    expect(server.requests).toHaveLength(1);
+  });
+
   test('an endpoint nobody listens on fails as unreachable after the retries', async () => {
     const closed = await startScriptedModelServer();
     const deadURL = closed.baseURL;
