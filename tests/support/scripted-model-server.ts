@@ -42,6 +42,8 @@ export interface ScriptedModelServer {
   readonly requests: ScriptedRequest[];
   /** Requests no script answered (they got a 400 that says so). */
   readonly unmatched: ScriptedRequest[];
+  /** What scripts threw (those requests got a 400 that says so). */
+  readonly scriptErrors: unknown[];
   /** Adds a handler; handlers are asked in the order added, the first reply wins. */
   script(handler: ScriptHandler): void;
   /**
@@ -64,13 +66,17 @@ export async function startScriptedModelServer(options: ScriptedModelServerOptio
   const handlers: ScriptHandler[] = [];
   const requests: ScriptedRequest[] = [];
   const unmatched: ScriptedRequest[] = [];
+  const scriptErrors: unknown[] = [];
   let completionCounter = 0;
   let toolCallCounter = 0;
 
   const httpServer = createServer((request, response) => {
     handleHttp(request, response).catch((error: unknown) => {
-      if (!response.headersSent) sendJson(response, 500, { error: { message: String(error), type: 'server_error', code: 'scripted_server_bug' } });
-      else response.destroy();
+      // A script that throws is a bug in the test: answer 400 (never retried) and keep the error for the test to see.
+      scriptErrors.push(error);
+      if (!response.headersSent) {
+        sendJson(response, 400, { error: { message: `The test's script threw: ${String(error)}`, type: 'invalid_request_error', code: 'script_error' } });
+      } else response.destroy();
     });
   });
 
@@ -188,12 +194,14 @@ export async function startScriptedModelServer(options: ScriptedModelServerOptio
     port,
     requests,
     unmatched,
+    scriptErrors,
     script: (handler) => void handlers.push(handler),
     queue,
     reset() {
       handlers.length = 0;
       requests.length = 0;
       unmatched.length = 0;
+      scriptErrors.length = 0;
     },
     close: () =>
       new Promise<void>((resolve) => {
