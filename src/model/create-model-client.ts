@@ -2,7 +2,7 @@ import OpenAI from 'openai';
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import { cancelledBy, createConcurrencyLimiter, type ConcurrencyLimiter } from './concurrency-limiter';
 import type { ModelCallRequest, ModelCallResult, ModelCallRetry, ModelClient, ModelTarget } from './model-client';
-import { providerErrorFor } from './provider-errors';
+import { providerErrorFor, redact } from './provider-errors';
 import { classifyFailure, DEFAULT_RETRY_TIMING, retryDelayMs, type AttemptFailure, type RetryTiming } from './retry-policy';
 import { StreamAssembler } from './stream-assembler';
 
@@ -103,7 +103,7 @@ export function createModelClient(target: ModelTarget, options: ModelClientOptio
         const retry: ModelCallRetry = {
           attempt: attemptNumber,
           delayMs: retryDelayMs(attemptNumber, failure, timing),
-          reason: describeFailure(failure),
+          reason: redact(describeFailure(failure), target),
           ...(failure.kind === 'status' ? { status: failure.status } : {}),
         };
         options.onRetry?.(retry);

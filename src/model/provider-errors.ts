@@ -73,6 +73,6 @@ function truncate(text: string): string {
 }
 
 /** Removes the API key from text, in case a provider echoes it back. */
-function redact(text: string, target: ModelTarget): string {
+export function redact(text: string, target: ModelTarget): string {
   return target.apiKey.length >= 4 ? text.split(target.apiKey).join('[api key]') : text;
 }

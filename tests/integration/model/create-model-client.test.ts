@@ -121,7 +121,7 @@ describe('createModelClient against the scripted server', () => {
   });
 
   test('429 with Retry-After waits at least that long, then succeeds', async () => {
-    server.queue(() => true, { fault: 'status', status: 429, retryAfter: 1 }, { content: 'Second time lucky.' });
+    server.queue(() => true, { fault: 'status', status: 429, retryAfter: 1, message: 'Key sk-secret-key-1234 is over its limit.' }, { content: 'Second time lucky.' });
     const retries: ModelCallRetry[] = [];
 
     const actual = await createModelClient(target(), { ...fastRetries, onRetry: (retry) => retries.push(retry) }).call({
@@ -135,6 +135,7 @@ describe('createModelClient against the scripted server', () => {
     // Measured on the server's own clock: from the 429 leaving to the retry arriving (timers may fire ~1 ms early).
     expect((second?.receivedAt ?? 0) - (first?.answeredAt ?? 0)).toBeGreaterThanOrEqual(995);
     expect(retries).toMatchObject([{ attempt: 1, delayMs: 1000, status: 429 }]);
+    expect(retries[0]?.reason).toBe('429: Key [api key] is over its limit.');
   });
 
   test('500 for ever ends in a ProviderError after the allowed tries', async () => {
