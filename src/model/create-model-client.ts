@@ -55,6 +55,7 @@ export function createModelClient(target: ModelTarget, options: ModelClientOptio
     const attemptController = new AbortController();
     const forwardAbort = () => attemptController.abort(request.signal.reason);
     request.signal.addEventListener('abort', forwardAbort, { once: true });
+    if (request.signal.aborted) forwardAbort();
     try {
       const stream = await sdk.chat.completions.create(requestBody(target, request), { signal: attemptController.signal });
       duringStream = true;
