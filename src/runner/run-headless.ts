@@ -68,7 +68,7 @@ export async function runHeadless(environment: HeadlessRunnerEnvironment): Promi
     const resolveModel = createModelResolver({
       connections: settings.connections,
       host: {
-        label: `the page model (${runnerArguments.model} at --base-url)`,
+        label: `page model · ${runnerArguments.model}`,
         baseURL: runnerArguments.baseURL,
         apiKey: runnerArguments.apiKey,
         model: runnerArguments.model,
