@@ -136,6 +136,7 @@ describe('Chromium', () => {
     model.script((request) =>
       request.stream ? { content: 'A streamed swipe-worthy reply.', reasoning: 'Pondering.' } : { content: 'A plain reply.' },
     );
+    const generationsBefore = fixtures.sillyTavernGenerations.length;
     const page = await chromium.context.newPage();
     await page.goto(fixtures.pageUrl('/sillytavern/', { custom_url: model.baseURL, model: 'scripted-model' }));
     await waitForFixtureReady(page);
@@ -143,11 +144,12 @@ describe('Chromium', () => {
 
     const streamed = await sendFixtureMessage(page, 'Tell me a story');
     expect(streamed).toMatchObject({ status: 'done', reply: 'A streamed swipe-worthy reply.', reasoning: 'Pondering.', type: 'normal' });
-    const generate = fixtures.requests.find((request) => request.url === '/api/backends/chat-completions/generate');
+    const generate = fixtures.requests.findLast((request) => request.url === '/api/backends/chat-completions/generate');
     expect(generate?.headers['x-csrf-token']).toBe(fixtures.csrfToken);
     expect(JSON.parse(generate?.body ?? '{}')).toMatchObject({ type: 'normal', stream: true, chat_completion_source: 'custom', custom_url: model.baseURL });
-    expect(fixtures.sillyTavernGenerations[0]?.target).toBe(`${model.baseURL}/chat/completions`);
-    expect(Object.keys(fixtures.sillyTavernGenerations[0]?.forwardedBody ?? {})).not.toContain('chat_completion_source');
+    const firstGeneration = fixtures.sillyTavernGenerations[generationsBefore];
+    expect(firstGeneration?.target).toBe(`${model.baseURL}/chat/completions`);
+    expect(Object.keys(firstGeneration?.forwardedBody ?? {})).not.toContain('chat_completion_source');
 
     const quiet = await sendFixtureMessage(page, '', 'quiet');
     expect(quiet).toMatchObject({ status: 'done', reply: 'A plain reply.', streamed: false, type: 'quiet' });
@@ -156,6 +158,16 @@ describe('Chromium', () => {
     const chat = await page.evaluate(() => (window as { SillyTavern?: { getContext(): { chat: Array<{ mes: string; swipes?: string[] }> } } }).SillyTavern!.getContext().chat);
     expect(chat.map((entry) => entry.mes)).toEqual(['Tell me a story', 'A streamed swipe-worthy reply.']);
     expect(chat[1]?.swipes).toHaveLength(2);
+
+    const regenerated = await sendFixtureMessage(page, '', 'regenerate');
+    expect(regenerated).toMatchObject({ status: 'done', type: 'regenerate' });
+    const impersonated = await sendFixtureMessage(page, '', 'impersonate');
+    expect(impersonated.type).toBe('impersonate');
+    expect(await page.inputValue('#send_textarea')).toBe('A streamed swipe-worthy reply.');
+    const types = fixtures.sillyTavernGenerations.slice(generationsBefore).map((generation) => generation.type);
+    expect(types).toEqual(['normal', 'quiet', 'swipe', 'regenerate', 'impersonate']);
+    const chatAfter = await page.evaluate(() => (window as { SillyTavern?: { getContext(): { chat: unknown[] } } }).SillyTavern!.getContext().chat.length);
+    expect(chatAfter).toBe(2);
     await saveScreenshot(page, 'harness-chromium-sillytavern');
     await page.close();
   });
@@ -169,6 +181,34 @@ describe('Chromium', () => {
     const turn = await sendFixtureMessage(page, 'Hello?');
     expect(turn).toMatchObject({ status: 'error', httpStatus: 401, error: 'Incorrect API key provided.' });
     expect(await page.locator('#toast-container').textContent()).toBe('Incorrect API key provided.');
+    await page.close();
+  });
+
+  test('the SillyTavern backend passes tools and tool_choice through to the custom endpoint', async () => {
+    model.reset();
+    model.script((request) => (request.toolNames.includes('look_around') ? { toolCalls: [{ name: 'look_around', arguments: { where: 'lighthouse' } }] } : undefined));
+    const page = await chromium.context.newPage();
+    await page.goto(fixtures.pageUrl('/sillytavern/', { custom_url: model.baseURL }));
+    await waitForFixtureReady(page);
+    const answer = await page.evaluate(async ({ customUrl, token }) => {
+      const response = await fetch('/api/backends/chat-completions/generate', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': token },
+        body: JSON.stringify({
+          type: 'normal',
+          messages: [{ role: 'user', content: 'Look around.' }],
+          model: 'scripted-model',
+          stream: false,
+          chat_completion_source: 'custom',
+          custom_url: customUrl,
+          tools: [{ type: 'function', function: { name: 'look_around', parameters: { type: 'object', properties: { where: { type: 'string' } } } } }],
+          tool_choice: 'auto',
+        }),
+      });
+      return (await response.json()) as { choices: Array<{ message: { tool_calls?: Array<{ function: { name: string } }> } }> };
+    }, { customUrl: model.baseURL, token: fixtures.csrfToken });
+    expect(answer.choices[0]?.message.tool_calls?.[0]?.function.name).toBe('look_around');
+    expect(model.requests[0]?.body.tool_choice).toBe('auto');
     await page.close();
   });
 
