@@ -147,6 +147,9 @@ async function runOneTurnHeadless(options: { chromium: ChromiumWithExtension; pa
   await extensionPage.close();
 
   await sidePanel.reload();
+  await sidePanel.waitForLoadState('load');
+  // Best effort: open the first delegated task so the shot shows a result capsule.
+  await sidePanel.locator('[aria-expanded="false"]').first().click({ timeout: 3_000 }).catch(() => undefined);
   await sidePanel.waitForTimeout(1_000);
   const pageShot = await saveScreenshot(page, 'demo-page', demoOutputDirectory);
   const panelShot = await saveScreenshot(sidePanel, 'demo-side-panel', demoOutputDirectory);
