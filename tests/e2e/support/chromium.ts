@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -52,8 +53,16 @@ export interface LaunchChromiumOptions {
  */
 export async function launchChromiumWithExtension(options: LaunchChromiumOptions = {}): Promise<ChromiumWithExtension> {
   const extensionDirectory = options.extensionDirectory ?? extensionOutputDirectory('chrome');
+  if (!existsSync(chromiumExecutable)) {
+    throw new Error(`No Chromium at ${chromiumExecutable}: install Debian's chromium (apt-get install -y chromium) or set RETINUE_CHROMIUM to a Chromium binary.`);
+  }
+  if (!existsSync(path.join(extensionDirectory, 'manifest.json'))) {
+    throw new Error(`No built extension in ${extensionDirectory}: run buildExtension() (or npm run build) first.`);
+  }
   const userDataDirectory = await mkdtemp(path.join(tmpdir(), 'retinue-chromium-'));
   const headless = options.headless ?? true;
+  // The sandbox cannot start as root (CI, containers); a person's visible browser keeps it.
+  const needsNoSandbox = headless || process.getuid?.() === 0;
   let context: BrowserContext;
   try {
     context = await chromium.launchPersistentContext(userDataDirectory, {
@@ -64,7 +73,7 @@ export async function launchChromiumWithExtension(options: LaunchChromiumOptions
         ...(headless ? ['--headless=new'] : []),
         `--disable-extensions-except=${extensionDirectory}`,
         `--load-extension=${extensionDirectory}`,
-        '--no-sandbox',
+        ...(needsNoSandbox ? ['--no-sandbox'] : []),
         '--disable-gpu',
         '--disable-background-networking',
         '--disable-component-update',
