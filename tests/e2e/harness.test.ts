@@ -8,6 +8,7 @@ import { readFixtureState, sendFixtureMessage, startFixtureMessage, stopFixtureG
 import { readRunStore, readStorage, writeSettings } from './support/settings';
 import { coversOrigin, readRegisteredContentScripts, waitForRegisteredContentScripts } from './support/registrations';
 import { saveScreenshot } from './support/screenshots';
+import { switchSitesOn } from './support/site-setup';
 
 /**
  * The harness itself: the built extension loads in both browsers, its pages open, settings written
@@ -237,10 +238,8 @@ describe('Chromium', () => {
   test('a site switched on in settings gets the page hook (MAIN world) and the bridge; switched off, neither', async () => {
     const options = await chromium.openExtensionPage('options.html');
     const enabledOrigin = fixtures.origins.primary;
-    await writeSettings(options, { version: 1, sites: [{ origin: enabledOrigin, enabled: true }] });
-    const registered = await waitForRegisteredContentScripts(chromium.serviceWorker, (scripts) => scripts.filter((script) => coversOrigin(script, enabledOrigin)).length === 2, {
-      description: `the page hook and bridge to be registered for ${enabledOrigin}`,
-    });
+    await switchSitesOn(options, [enabledOrigin]);
+    const registered = await readRegisteredContentScripts(chromium.serviceWorker);
     const pageHook = registered.find((script) => script.world === 'MAIN');
     expect(pageHook).toMatchObject({ runAt: 'document_start', js: ['content-scripts/page-hook.js'] });
     expect(registered.some((script) => coversOrigin(script, fixtures.origins.secondary))).toBe(false);

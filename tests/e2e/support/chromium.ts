@@ -17,6 +17,8 @@ export interface ChromiumWithExtension {
   readonly serviceWorker: Worker;
   /** Opens `chrome-extension://<id>/<path>` in a new tab, waiting for its load. */
   openExtensionPage(pagePath: string): Promise<Page>;
+  /** Opens an ordinary web page in a new tab and waits for its load (as Firefox's `openPage`). */
+  openPage(url: string): Promise<Page>;
   /**
    * Stops the extension's service worker (CDP `ServiceWorker.stopAllWorkers`) and waits until it is
    * stopped. The next extension event starts it again; call {@link ChromiumWithExtension.waitForServiceWorker}
@@ -126,6 +128,11 @@ export async function launchChromiumWithExtension(options: LaunchChromiumOptions
       return monitor.restarts();
     },
     openExtensionPage,
+    async openPage(url) {
+      const page = await context.newPage();
+      await page.goto(url);
+      return page;
+    },
     stopServiceWorker: () => monitor.stopAll(),
     waitForServiceWorker,
     async close() {
