@@ -95,6 +95,7 @@ export async function launchChromiumWithExtension(options: LaunchChromiumOptions
   const extensionId = new URL(firstWorker.url()).host;
   if (extensionId !== CHROME_EXTENSION_ID) {
     await context.close();
+    await rm(userDataDirectory, { recursive: true, force: true });
     throw new Error(
       `Chromium loaded the extension as ${extensionId}, expected ${CHROME_EXTENSION_ID}: the manifest key in ` +
         'src/extension/identity.ts and CHROME_EXTENSION_ID disagree (or the build left the key out).',
@@ -154,12 +155,13 @@ interface ServiceWorkerMonitor {
 }
 
 /**
- * Follows the extension's service worker through CDP on a blank tab kept for the purpose: Playwright
- * does not notice a worker that CDP stopped, so the running state and restarts are counted here.
+ * Follows the extension's service worker through CDP on the blank tab the browser starts with (so
+ * no extra tab appears; leave that tab open): Playwright does not notice a worker that CDP stopped,
+ * so the running state and restarts are counted here.
  * CDP keeps the same version id across restarts; a restart is a version going back to `running`.
  */
 async function watchServiceWorkers(context: BrowserContext): Promise<ServiceWorkerMonitor> {
-  const controlPage = await context.newPage();
+  const controlPage = context.pages()[0] ?? (await context.newPage());
   const session: CDPSession = await context.newCDPSession(controlPage);
   const statusByVersion = new Map<string, string>();
   let starts = 0;
