@@ -23,6 +23,8 @@ export interface PanelServiceDependencies {
   cancelTask(runId: string, taskId: string): void;
   /** Where Ports arrive; defaults to `browser.runtime.onConnect`. */
   connections?: { addListener(listener: (port: PanelPort) => void): void };
+  /** Tells open panels the service is up; defaults to `browser.runtime.sendMessage`. */
+  announce?: (message: BackgroundToPanel) => Promise<unknown>;
   /** Whether a Port comes from one of our own extension pages; defaults to checking its sender URL. */
   isTrustedPort?: (port: PanelPort) => boolean;
 }
@@ -41,6 +43,12 @@ function defaultIsTrustedPort(port: PanelPort): boolean {
   const ownBase = browser.runtime.getURL('/');
   // A content script's Port carries the page's URL, so only our own pages pass.
   return port.sender?.url?.startsWith(ownBase) === true;
+}
+
+function announceReady(announce: PanelServiceDependencies['announce']): void {
+  const send = announce ?? ((message: BackgroundToPanel) => browser.runtime.sendMessage(message));
+  // With no panel open there is no receiver and the promise rejects; that is the normal case.
+  send({ type: 'panel-service-ready' }).catch(() => undefined);
 }
 
 /**
@@ -145,6 +153,8 @@ export function installPanelService(dependencies: PanelServiceDependencies): () 
       }
     });
   });
+
+  announceReady(dependencies.announce);
 
   return () => {
     stopped = true;

@@ -28,6 +28,11 @@ export const backgroundToPanelSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('journal-event'), event: journalEventSchema }),
   /** A message the panel sent was refused; `message` says why and what to do. */
   z.strictObject({ type: z.literal('panel-error'), code: z.string().max(100), message: z.string().max(2_000) }),
+  /**
+   * Broadcast with `runtime.sendMessage` when the background (re)starts: an open panel whose Port
+   * closed with the old service worker connects again now, instead of waking it on a timer.
+   */
+  z.strictObject({ type: z.literal('panel-service-ready') }),
 ]);
 export type BackgroundToPanel = z.infer<typeof backgroundToPanelSchema>;
 
