@@ -1,0 +1,280 @@
+import type { IDBPDatabase, IDBPTransaction, StoreNames } from 'idb';
+import { agentInvocationSchema, type AgentInvocation } from '../records/invocation';
+import { journalEventSchema, type JournalEvent } from '../records/journal';
+import { agentRunSchema, type AgentRun } from '../records/run';
+import { agentTaskRecordSchema, type AgentTaskRecord } from '../records/task';
+import { workspaceFileSchema, type WorkspaceFile } from '../records/workspace-file';
+import { HostContractError } from '../errors';
+import { openRunStoreDatabase } from './open-database';
+import { storeOperation, validateRecord } from './record-validation';
+import type { ListRunsOptions, NewJournalEvent, RunStore } from './run-store';
+import {
+  ALL_RUN_STORE_NAMES,
+  DEFAULT_RUN_STORE_NAME,
+  runKeyRange,
+  type Ordered,
+  type RunStoreSchema,
+} from './schema';
+
+export interface OpenRunStoreOptions {
+  /** Database name; tests give each store its own. Defaults to `retinue-runs`. */
+  name?: string;
+  /** Defaults to the global `indexedDB` (the browser's, or fake-indexeddb's `auto` import in Node). */
+  indexedDB?: IDBFactory;
+  /** Defaults to the global `IDBKeyRange`; pass fake-indexeddb's with its factory. */
+  keyRange?: typeof IDBKeyRange;
+  /** Clock for journal events appended without a time. */
+  now?: () => number;
+}
+
+type Database = IDBPDatabase<RunStoreSchema>;
+type WriteTransaction = IDBPTransaction<RunStoreSchema, StoreNames<RunStoreSchema>[], 'readwrite'>;
+
+/** Strips the store-private ordering counter from a record on its way out. */
+function withoutOrder<T>(record: Ordered<T>): T {
+  const { storeOrder: _storeOrder, ...rest } = record;
+  return rest as T;
+}
+
+/**
+ * Opens the run store in IndexedDB (a service worker, an extension page, or Node with
+ * fake-indexeddb). Every record is validated with its zod schema on the way in and out.
+ *
+ * @example
+ * const store = await openRunStore();
+ * await store.putRun(run);
+ * const recent = await store.listRuns({ origin: 'http://127.0.0.1:8000', limit: 20 });
+ */
+export async function openRunStore(options: OpenRunStoreOptions = {}): Promise<RunStore> {
+  const factory = options.indexedDB ?? globalThis.indexedDB;
+  const keyRange = options.keyRange ?? globalThis.IDBKeyRange;
+  if (!factory || !keyRange) {
+    throw new HostContractError(
+      'store-unavailable',
+      'IndexedDB is not available here. In Node, import "fake-indexeddb/auto" or pass indexedDB and keyRange.',
+    );
+  }
+  const database = await storeOperation('open its database', () =>
+    openRunStoreDatabase(factory, options.name ?? DEFAULT_RUN_STORE_NAME),
+  );
+  return new IdbRunStore(database, keyRange, options.now ?? Date.now);
+}
+
+class IdbRunStore implements RunStore {
+  private readonly journalListeners = new Set<(event: JournalEvent) => void>();
+
+  constructor(
+    private readonly database: Database,
+    private readonly keyRange: typeof IDBKeyRange,
+    private readonly now: () => number,
+  ) {}
+
+  async putRun(run: AgentRun): Promise<void> {
+    const record = validateRecord(agentRunSchema, run, { kind: 'run', direction: 'store' });
+    await storeOperation(`save run ${record.id}`, () => this.database.put('runs', record).then(() => undefined));
+  }
+
+  async getRun(runId: string): Promise<AgentRun | undefined> {
+    const record = await storeOperation(`read run ${runId}`, () => this.database.get('runs', runId));
+    return record === undefined ? undefined : this.loadRun(record);
+  }
+
+  async listRuns(options: ListRunsOptions = {}): Promise<AgentRun[]> {
+    const { origin, before, limit } = options;
+    if (limit !== undefined && limit <= 0) return [];
+    const upperTime = before ?? Infinity;
+    const excludeUpper = before !== undefined;
+    const records = await storeOperation('list runs', async () => {
+      const transaction = this.database.transaction('runs');
+      const cursorSource =
+        origin === undefined
+          ? transaction.store.index('by-created').openCursor(this.keyRange.upperBound(upperTime, excludeUpper), 'prev')
+          : transaction.store
+              .index('by-origin-created')
+              .openCursor(this.keyRange.bound([origin, -Infinity], [origin, upperTime], false, excludeUpper), 'prev');
+      const found: AgentRun[] = [];
+      for (let cursor = await cursorSource; cursor; cursor = await cursor.continue()) {
+        found.push(cursor.value);
+        if (limit !== undefined && found.length >= limit) break;
+      }
+      return found;
+    });
+    return records.map((record) => this.loadRun(record));
+  }
+
+  async deleteRun(runId: string): Promise<void> {
+    await storeOperation(`delete run ${runId}`, async () => {
+      const transaction = this.database.transaction(ALL_RUN_STORE_NAMES, 'readwrite');
+      await this.deleteRunIn(transaction, runId);
+      await transaction.done;
+    });
+  }
+
+  async putInvocation(invocation: AgentInvocation): Promise<void> {
+    const record = validateRecord(agentInvocationSchema, invocation, { kind: 'invocation', direction: 'store' });
+    await storeOperation(`save invocation ${record.id}`, () => this.putOrdered('invocations', record));
+  }
+
+  async getInvocation(invocationId: string): Promise<AgentInvocation | undefined> {
+    const record = await storeOperation(`read invocation ${invocationId}`, () =>
+      this.database.get('invocations', invocationId),
+    );
+    return record === undefined ? undefined : this.loadInvocation(record);
+  }
+
+  async listInvocations(runId: string): Promise<AgentInvocation[]> {
+    const records = await storeOperation(`list the invocations of run ${runId}`, () =>
+      this.database.getAllFromIndex('invocations', 'by-run', runKeyRange(this.keyRange, runId)),
+    );
+    return records.map((record) => this.loadInvocation(record));
+  }
+
+  async putTask(task: AgentTaskRecord): Promise<void> {
+    const record = validateRecord(agentTaskRecordSchema, task, { kind: 'task', direction: 'store' });
+    await storeOperation(`save task ${record.id}`, () => this.putOrdered('tasks', record));
+  }
+
+  async getTask(taskId: string): Promise<AgentTaskRecord | undefined> {
+    const record = await storeOperation(`read task ${taskId}`, () => this.database.get('tasks', taskId));
+    return record === undefined ? undefined : this.loadTask(record);
+  }
+
+  async listTasks(runId: string): Promise<AgentTaskRecord[]> {
+    const records = await storeOperation(`list the tasks of run ${runId}`, () =>
+      this.database.getAllFromIndex('tasks', 'by-run', runKeyRange(this.keyRange, runId)),
+    );
+    return records.map((record) => this.loadTask(record));
+  }
+
+  async appendJournal(event: NewJournalEvent): Promise<JournalEvent> {
+    // Validate the event as it will be stored (seq 1 stands in for the number given below).
+    const draft = validateRecord(
+      journalEventSchema,
+      { ...event, seq: 1, time: event.time ?? this.now() },
+      { kind: 'journal event', direction: 'store' },
+    );
+    const stored = await storeOperation(`append to the journal of run ${draft.runId}`, async () => {
+      // One readwrite transaction reads the last number and writes the next: IndexedDB runs
+      // overlapping readwrite transactions one after another, so concurrent appends never collide.
+      const transaction = this.database.transaction('journal', 'readwrite');
+      const last = await transaction.store.openCursor(runKeyRange(this.keyRange, draft.runId), 'prev');
+      const event: JournalEvent = { ...draft, seq: (last?.value.seq ?? 0) + 1 };
+      await transaction.store.add(event);
+      await transaction.done;
+      return event;
+    });
+    for (const listener of [...this.journalListeners]) {
+      try {
+        listener(stored);
+      } catch (error) {
+        // A broken listener (a closed side panel port) must not fail the run that appended.
+        console.error('A journal listener failed', error);
+      }
+    }
+    return stored;
+  }
+
+  async readJournal(runId: string, fromSeq = 1): Promise<JournalEvent[]> {
+    const range = this.keyRange.bound([runId, Math.max(1, fromSeq)], [runId, Infinity]);
+    const records = await storeOperation(`read the journal of run ${runId}`, () =>
+      this.database.getAll('journal', range),
+    );
+    return records.map((record) => validateRecord(journalEventSchema, record, { kind: 'journal event', direction: 'load' }));
+  }
+
+  onJournalAppended(listener: (event: JournalEvent) => void): () => void {
+    this.journalListeners.add(listener);
+    return () => {
+      this.journalListeners.delete(listener);
+    };
+  }
+
+  async readFile(runId: string, path: string): Promise<WorkspaceFile | undefined> {
+    const record = await storeOperation(`read file ${path} of run ${runId}`, () =>
+      this.database.get('files', [runId, path]),
+    );
+    return record === undefined ? undefined : this.loadFile(record);
+  }
+
+  async writeFile(file: WorkspaceFile): Promise<void> {
+    const record = validateRecord(workspaceFileSchema, file, { kind: 'workspace file', direction: 'store' });
+    await storeOperation(`write file ${record.path} of run ${record.runId}`, () =>
+      this.database.put('files', record).then(() => undefined),
+    );
+  }
+
+  async deleteFile(runId: string, path: string): Promise<void> {
+    await storeOperation(`delete file ${path} of run ${runId}`, () => this.database.delete('files', [runId, path]));
+  }
+
+  async listFiles(runId: string, prefix = ''): Promise<WorkspaceFile[]> {
+    // '\uffff' is above every code unit a path may hold, so the range is exactly "starts with prefix".
+    const range = this.keyRange.bound([runId, prefix], [runId, `${prefix}\uffff`]);
+    const records = await storeOperation(`list the files of run ${runId}`, () => this.database.getAll('files', range));
+    return records.filter((record) => record.path.startsWith(prefix)).map((record) => this.loadFile(record));
+  }
+
+  async pruneRuns(olderThan: number): Promise<number> {
+    return storeOperation('prune old runs', async () => {
+      const transaction = this.database.transaction(ALL_RUN_STORE_NAMES, 'readwrite');
+      const candidates = await transaction
+        .objectStore('runs')
+        .index('by-created')
+        .getAll(this.keyRange.upperBound(olderThan, true));
+      const prunable = candidates.filter((run) => run.status !== 'running');
+      for (const run of prunable) await this.deleteRunIn(transaction, run.id);
+      await transaction.done;
+      return prunable.length;
+    });
+  }
+
+  close(): void {
+    this.journalListeners.clear();
+    this.database.close();
+  }
+
+  /** Puts an invocation or task, keeping the order number it got when the store first saw it. */
+  private async putOrdered<Name extends 'invocations' | 'tasks'>(
+    storeName: Name,
+    record: AgentInvocation | AgentTaskRecord,
+  ): Promise<void> {
+    const transaction = this.database.transaction(storeName, 'readwrite');
+    const store = transaction.objectStore(storeName);
+    const existing = await store.get(record.id);
+    let storeOrder = existing?.storeOrder;
+    if (storeOrder === undefined || existing?.runId !== record.runId) {
+      const last = await store.index('by-run').openCursor(runKeyRange(this.keyRange, record.runId), 'prev');
+      storeOrder = (last?.value.storeOrder ?? 0) + 1;
+    }
+    await store.put({ ...record, storeOrder } as never);
+    await transaction.done;
+  }
+
+  private async deleteRunIn(transaction: WriteTransaction, runId: string): Promise<void> {
+    const range = runKeyRange(this.keyRange, runId);
+    await transaction.objectStore('runs').delete(runId);
+    for (const storeName of ['invocations', 'tasks'] as const) {
+      const store = transaction.objectStore(storeName);
+      const ids = await store.index('by-run').getAllKeys(range);
+      for (const id of ids) await store.delete(id);
+    }
+    await transaction.objectStore('files').delete(range);
+    await transaction.objectStore('journal').delete(range);
+  }
+
+  private loadRun(record: unknown): AgentRun {
+    return validateRecord(agentRunSchema, record, { kind: 'run', direction: 'load' });
+  }
+
+  private loadInvocation(record: Ordered<AgentInvocation>): AgentInvocation {
+    return validateRecord(agentInvocationSchema, withoutOrder(record), { kind: 'invocation', direction: 'load' });
+  }
+
+  private loadTask(record: Ordered<AgentTaskRecord>): AgentTaskRecord {
+    return validateRecord(agentTaskRecordSchema, withoutOrder(record), { kind: 'task', direction: 'load' });
+  }
+
+  private loadFile(record: unknown): WorkspaceFile {
+    return validateRecord(workspaceFileSchema, record, { kind: 'workspace file', direction: 'load' });
+  }
+}

@@ -1,0 +1,33 @@
+import type { IDBPDatabase, IDBPTransaction, StoreNames } from 'idb';
+import type { RunStoreSchema } from './schema';
+
+type UpgradeTransaction = IDBPTransaction<RunStoreSchema, StoreNames<RunStoreSchema>[], 'versionchange'>;
+
+/** Version 1: the first layout (see the history in schema.ts). */
+function createVersion1(database: IDBPDatabase<RunStoreSchema>): void {
+  const runs = database.createObjectStore('runs', { keyPath: 'id' });
+  runs.createIndex('by-origin-created', ['origin', 'createdAt']);
+  runs.createIndex('by-created', 'createdAt');
+
+  const invocations = database.createObjectStore('invocations', { keyPath: 'id' });
+  invocations.createIndex('by-run', ['runId', 'storeOrder']);
+
+  const tasks = database.createObjectStore('tasks', { keyPath: 'id' });
+  tasks.createIndex('by-run', ['runId', 'storeOrder']);
+
+  database.createObjectStore('files', { keyPath: ['runId', 'path'] });
+  database.createObjectStore('journal', { keyPath: ['runId', 'seq'] });
+}
+
+/**
+ * Brings a database from `oldVersion` up to the current version, one step at a time, inside the
+ * upgrade transaction. Each step runs once in a database's life; later steps may use `transaction`
+ * to rewrite records.
+ */
+export function migrateRunStore(
+  database: IDBPDatabase<RunStoreSchema>,
+  oldVersion: number,
+  _transaction: UpgradeTransaction,
+): void {
+  if (oldVersion < 1) createVersion1(database);
+}

@@ -1,0 +1,63 @@
+import type { DBSchema } from 'idb';
+import type { AgentInvocation } from '../records/invocation';
+import type { JournalEvent } from '../records/journal';
+import type { AgentRun } from '../records/run';
+import type { AgentTaskRecord } from '../records/task';
+import type { WorkspaceFile } from '../records/workspace-file';
+
+/**
+ * The IndexedDB schema of the run store.
+ *
+ * Version history (add a line and a step in migrations.ts for every change; never edit a past step):
+ * - 1 (2026-11): object stores `runs`, `invocations`, `tasks`, `files`, `journal`.
+ *   `runs` by id, indexed by [origin, createdAt] and createdAt; `invocations` and `tasks` by id, each
+ *   indexed by [runId, storeOrder] (the order the store first saw them); `files` keyed by [runId, path];
+ *   `journal` keyed by [runId, seq].
+ */
+export const RUN_STORE_VERSION = 1;
+
+/** The database name used unless a test asks for its own. */
+export const DEFAULT_RUN_STORE_NAME = 'retinue-runs';
+
+/**
+ * Invocations and tasks carry a store-private counter so "in creation order" holds even when two
+ * records share a `createdAt` millisecond. It is stripped before a record leaves the store.
+ */
+export type Ordered<T> = T & { storeOrder: number };
+
+export interface RunStoreSchema extends DBSchema {
+  runs: {
+    key: string;
+    value: AgentRun;
+    indexes: { 'by-origin-created': [string, number]; 'by-created': number };
+  };
+  invocations: {
+    key: string;
+    value: Ordered<AgentInvocation>;
+    indexes: { 'by-run': [string, number] };
+  };
+  tasks: {
+    key: string;
+    value: Ordered<AgentTaskRecord>;
+    indexes: { 'by-run': [string, number] };
+  };
+  files: {
+    key: [string, string];
+    value: WorkspaceFile;
+  };
+  journal: {
+    key: [string, number];
+    value: JournalEvent;
+  };
+}
+
+export type RunStoreName = 'runs' | 'invocations' | 'tasks' | 'files' | 'journal';
+export const ALL_RUN_STORE_NAMES: RunStoreName[] = ['runs', 'invocations', 'tasks', 'files', 'journal'];
+
+/**
+ * A key range over every key `[runId, anything]` of a compound key or index: arrays sort after
+ * numbers and strings, so `[runId, []]` is above every `[runId, number | string]`.
+ */
+export function runKeyRange(keyRange: typeof IDBKeyRange, runId: string): IDBKeyRange {
+  return keyRange.bound([runId], [runId, []]);
+}

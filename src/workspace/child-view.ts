@@ -1,0 +1,173 @@
+import { ModelBehaviorError } from '../errors';
+import { childScratchFolder, childSummariesFolder, SUMMARIES_FOLDER } from './layout';
+import { joinWorkspacePath, normalizeWorkspaceFilePath, normalizeWorkspacePath, quotePath, type NormalizedPath } from './paths';
+import { isFolderError, type RunWorkspace } from './run-workspace';
+import { listExisting, listMapped, notFoundError, readOnlyError, writeNeedsFileError } from './view-helpers';
+import type { WorkspaceEntry, WorkspaceView } from './workspace-view';
+
+/**
+ * A return-mode child's virtual workspace (DESIGN.md sections 6 and 11), for the child with
+ * workspace key `<key>`:
+ *
+ * | child sees          | is                                  | may         |
+ * | ------------------- | ----------------------------------- | ----------- |
+ * | `summaries/`        | `summaries/agents/<key>/`           | read, write |
+ * | `scratch/`          | `scratch/agents/<key>/`             | read, write |
+ * | `summaries/parent/` | `summaries/` without `agents/`      | read        |
+ * | `summaries/agents/` | `summaries/agents/` without `<key>` | read        |
+ *
+ * `summaries/parent/agents/...` and `summaries/agents/<key>/...` are refused with what to use instead;
+ * `summaries/result.md` is written by `task.return` alone. Every result and error names the path as
+ * the child wrote it, never a physical one.
+ */
+
+const CHILD_HINT = 'You can use summaries/ and scratch/, and read summaries/parent/ and summaries/agents/.';
+const RESULT_FILE = 'result.md';
+
+/** Where a virtual path lands: under `base` (a physical folder), the names in `rest`. */
+interface ChildLocation {
+  base: string;
+  rest: string[];
+  /** Absent when the child may write there. */
+  readOnlyReason?: string;
+  /** Physical names left out when listing `base` itself. */
+  hide: string[];
+  /** Virtual folders added when listing `base` itself. */
+  extraFolders: string[];
+}
+
+function refusedAlias(shownAs: string, instead: string): ModelBehaviorError {
+  return new ModelBehaviorError('workspace-path-refused', `${quotePath(shownAs)} is not available in your workspace. ${instead}`);
+}
+
+/** Maps a normalised virtual path onto the physical workspace, or refuses it; undefined is the top. */
+function locate(workspaceKey: string, normalized: NormalizedPath, shownAs: string): ChildLocation | undefined {
+  const [top, ...rest] = normalized.segments;
+  if (top === undefined) return undefined;
+  if (top === 'scratch') return { base: childScratchFolder(workspaceKey), rest, hide: [], extraFolders: [] };
+  if (top !== 'summaries') throw notFoundError(shownAs, CHILD_HINT);
+
+  const [area, ...inside] = rest;
+  if (area === 'parent') {
+    if (inside[0] === 'agents') {
+      throw refusedAlias(shownAs, 'Read the notes of other agents under summaries/agents/ instead.');
+    }
+    return {
+      base: SUMMARIES_FOLDER,
+      rest: inside,
+      readOnlyReason: 'summaries/parent/ holds the notes of the agent that gave you this task. Keep your own notes in summaries/ or scratch/.',
+      hide: ['agents'],
+      extraFolders: [],
+    };
+  }
+  if (area === 'agents') {
+    if (inside[0] === workspaceKey) {
+      const own = joinWorkspacePath(['summaries', ...inside.slice(1)], normalized.isFolder || inside.length === 1);
+      throw refusedAlias(shownAs, `That is your own notes folder: use ${quotePath(own || 'summaries/')} instead.`);
+    }
+    return {
+      base: `${SUMMARIES_FOLDER}agents/`,
+      rest: inside,
+      readOnlyReason: 'summaries/agents/ holds the notes of other agents. Keep your own notes in summaries/ or scratch/.',
+      hide: [workspaceKey],
+      extraFolders: [],
+    };
+  }
+  return { base: childSummariesFolder(workspaceKey), rest, hide: ['parent', 'agents'], extraFolders: ['parent', 'agents'] };
+}
+
+/** The virtual folder that holds a virtual path, for "list it to see what is there" hints. */
+function shownParentFolder(normalized: NormalizedPath): string {
+  return joinWorkspacePath(normalized.segments.slice(0, -1), true) || 'the top of your workspace';
+}
+
+/**
+ * Creates the workspace view of the return-mode child whose task has `workspaceKey`.
+ *
+ * @example
+ * const view = createChildWorkspaceView({ workspace, workspaceKey: 'scene-critic' });
+ * await view.write('summaries/notes.md', '# Notes'); // lands in summaries/agents/scene-critic/notes.md
+ */
+export function createChildWorkspaceView(options: { workspace: RunWorkspace; workspaceKey: string }): WorkspaceView {
+  const { workspace, workspaceKey } = options;
+  // Fails fast (HostContractError) on a key that cannot be a folder name.
+  childSummariesFolder(workspaceKey);
+
+  return {
+    async list(path = ''): Promise<WorkspaceEntry[]> {
+      const normalized = normalizeWorkspacePath(path);
+      const location = locate(workspaceKey, normalized, path);
+      if (!location) {
+        return [
+          { path: 'scratch/', kind: 'folder' },
+          { path: 'summaries/', kind: 'folder' },
+        ];
+      }
+      const shownFolder = joinWorkspacePath(normalized.segments, true);
+      if (location.rest.length === 0) {
+        return listMapped({
+          workspace,
+          physicalFolder: location.base,
+          shownFolder,
+          hide: location.hide,
+          extraFolders: location.extraFolders,
+        });
+      }
+      return listExisting({
+        workspace,
+        physicalPath: `${location.base}${location.rest.join('/')}`,
+        shownPath: normalized.path,
+        notFoundHint: `List ${shownParentFolder(normalized)} to see what is there.`,
+      });
+    },
+
+    async read(path, readOptions = {}) {
+      const normalized = normalizeWorkspacePath(path);
+      const location = locate(workspaceKey, normalized, path);
+      if (!location || location.rest.length === 0) throw isFolderError(normalized.path || path);
+      if (normalized.isFolder) throw isFolderError(normalized.path);
+      return workspace.read(`${location.base}${location.rest.join('/')}`, { ...readOptions, shownAs: normalized.path });
+    },
+
+    async write(path, content, mode = 'replace') {
+      const normalized = normalizeWorkspacePath(path);
+      const location = locate(workspaceKey, normalized, path);
+      if (!location) throw writeNeedsFileError('', 'summaries/notes.md');
+      if (location.readOnlyReason) throw readOnlyError(normalized.path, location.readOnlyReason);
+      if (location.rest.length === 0 || normalized.isFolder) {
+        throw writeNeedsFileError(normalized.path, `${joinWorkspacePath(normalized.segments, true)}notes.md`);
+      }
+      if (location.base === childSummariesFolder(workspaceKey) && location.rest.join('/') === RESULT_FILE) {
+        throw new ModelBehaviorError(
+          'workspace-result-reserved',
+          `"summaries/result.md" is written by task_return alone: give your result to task_return when you finish. ` +
+            'Keep your notes in another file, e.g. "summaries/notes.md".',
+        );
+      }
+      return workspace.write(`${location.base}${location.rest.join('/')}`, content, {
+        mode,
+        shownAs: normalized.path,
+        writer: 'agent',
+      });
+    },
+  };
+}
+
+/**
+ * Normalises a file path a child names in its view (a `task.return` artifact) and translates it to
+ * the physical path. Refuses, with a ModelBehaviorError naming the path as written, a path that is
+ * invalid, outside the child's view, refused as an alias, or a folder. Does not check that the file exists.
+ *
+ * @example
+ * resolveChildArtifactPath('scene-critic', './summaries/notes.md');
+ * // { virtualPath: 'summaries/notes.md', physicalPath: 'summaries/agents/scene-critic/notes.md' }
+ */
+export function resolveChildArtifactPath(
+  workspaceKey: string,
+  path: string,
+): { virtualPath: string; physicalPath: string } {
+  const normalized = normalizeWorkspaceFilePath(path);
+  const location = locate(workspaceKey, normalized, path);
+  if (!location || location.rest.length === 0) throw isFolderError(normalized.path || path);
+  return { virtualPath: normalized.path, physicalPath: `${location.base}${location.rest.join('/')}` };
+}
