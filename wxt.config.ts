@@ -4,8 +4,11 @@ import { CHROME_MANIFEST_KEY, GECKO_ID } from './src/extension/identity';
 
 /** Store builds (`npm run zip`) set RETINUE_STORE=1 and leave the fixed development key out. */
 const isStoreBuild = process.env.RETINUE_STORE === '1';
+/** RETINUE_OUT_DIR lets the build tests build into a scratch folder, leaving `.output/` to the e2e tests. */
+const outDir = process.env.RETINUE_OUT_DIR || '.output';
 
 export default defineConfig({
+  outDir,
   modules: ['@wxt-dev/webextension-polyfill'],
   vite: () => ({ plugins: [preact()] }),
   manifest: ({ browser }) => ({

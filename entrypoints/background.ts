@@ -1,3 +1,7 @@
+import { installSiteControls } from '../src/extension/site-controls';
+
 export default defineBackground(() => {
-  // Wiring of the runtime, the store and the page-hook registrations lands with the foundation issues.
+  // Page-hook registrations and the toolbar switch follow the settings document.
+  installSiteControls();
+  // Wiring of the runtime and the store lands with the foundation issues.
 });

@@ -67,6 +67,8 @@ export const profileSchema = z.strictObject({
     .default({ recentChatMessages: 0 }),
 });
 export type AgentProfile = z.infer<typeof profileSchema>;
+/** A profile as a user (or a built-in's source file) writes it: defaults may be left out. */
+export type AgentProfileInput = z.input<typeof profileSchema>;
 
 export const adapterIdSchema = z.enum(['auto', 'openai-chat', 'sillytavern']);
 export type AdapterSetting = z.infer<typeof adapterIdSchema>;

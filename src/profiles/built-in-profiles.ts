@@ -1,0 +1,48 @@
+import { profileSchema, type AgentProfile, type Settings } from '../settings/schema';
+import { answerReviewerProfile } from './built-in/answer-reviewer';
+import { continuityCheckerProfile } from './built-in/continuity-checker';
+import { researcherProfile } from './built-in/researcher';
+import { rootProfile } from './built-in/root';
+import { sceneCriticProfile } from './built-in/scene-critic';
+import { styleAdvisorProfile } from './built-in/style-advisor';
+
+/**
+ * The profiles that ship with Retinue, in the order agents and the options page list them. They live
+ * in code, not in the settings document; a document profile with the same id overrides one.
+ */
+export const builtInProfiles: readonly AgentProfile[] = [
+  rootProfile,
+  continuityCheckerProfile,
+  sceneCriticProfile,
+  styleAdvisorProfile,
+  researcherProfile,
+  answerReviewerProfile,
+].map((profile) => Object.freeze(profileSchema.parse(profile)));
+
+/** The ids of the built-in profiles. */
+export const builtInProfileIds: readonly string[] = builtInProfiles.map((profile) => profile.id);
+
+/** Whether a profile id belongs to a built-in (so a document profile with it is an override). */
+export function isBuiltInProfileId(profileId: string): boolean {
+  return builtInProfileIds.includes(profileId);
+}
+
+/**
+ * Every profile in effect: the built-ins, each replaced by the document profile of the same id, then
+ * the document's own profiles in document order.
+ *
+ * @example
+ * const profiles = resolveProfiles(settings);
+ * const root = profiles.find((profile) => profile.id === 'root');
+ */
+export function resolveProfiles(settings: Pick<Settings, 'profiles'>): AgentProfile[] {
+  const documentProfiles = new Map(settings.profiles.map((profile) => [profile.id, profile]));
+  const merged = builtInProfiles.map((builtIn) => documentProfiles.get(builtIn.id) ?? builtIn);
+  const added = settings.profiles.filter((profile) => !isBuiltInProfileId(profile.id));
+  return [...merged, ...added];
+}
+
+/** The profile in effect with this id, or undefined. */
+export function findProfile(settings: Pick<Settings, 'profiles'>, profileId: string): AgentProfile | undefined {
+  return resolveProfiles(settings).find((profile) => profile.id === profileId);
+}

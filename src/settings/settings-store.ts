@@ -1,0 +1,98 @@
+import { browser } from 'wxt/browser';
+import { validateSettingsDocument } from './import-export';
+import { SETTINGS_VERSION, settingsSchema, type Settings, type SettingsInput } from './schema';
+import { describeSettingsIssues, settingsInvalidError, type SettingsIssue } from './settings-errors';
+
+/** The `browser.storage.local` key that holds the settings document. */
+export const SETTINGS_STORAGE_KEY = 'settings';
+
+/** The settings every part starts from: no connections, no sites, built-in profiles only. */
+export function createDefaultSettings(): Settings {
+  return settingsSchema.parse({ version: SETTINGS_VERSION });
+}
+
+export interface LoadedSettings {
+  settings: Settings;
+  /** Why the stored document was not used (then `settings` are the defaults); empty when it was. */
+  errors: SettingsIssue[];
+}
+
+/**
+ * Reads a stored value as settings: absent gives the defaults; a document that fails validation gives
+ * the defaults and the reasons, never a throw, so a bad document cannot stop the extension.
+ */
+export function settingsFromStoredValue(value: unknown): LoadedSettings {
+  if (value === undefined || value === null) return { settings: createDefaultSettings(), errors: [] };
+  const result = validateSettingsDocument(value);
+  if (result.ok) return { settings: result.settings, errors: [] };
+  return { settings: createDefaultSettings(), errors: result.errors };
+}
+
+/** Loads the settings with the reasons a stored document was set aside (for the options page). */
+export async function loadSettingsWithErrors(): Promise<LoadedSettings> {
+  const stored = await browser.storage.local.get(SETTINGS_STORAGE_KEY);
+  return settingsFromStoredValue(stored[SETTINGS_STORAGE_KEY]);
+}
+
+/**
+ * Loads the settings document; absent or invalid gives the defaults (an invalid one is reported on
+ * the console; `loadSettingsWithErrors` returns the reasons).
+ */
+export async function loadSettings(): Promise<Settings> {
+  const { settings, errors } = await loadSettingsWithErrors();
+  if (errors.length > 0) reportSetAside(errors);
+  return settings;
+}
+
+let pendingWrite: Promise<unknown> = Promise.resolve();
+
+/**
+ * Validates and stores a whole settings document (defaults filled in). Throws a ConfigurationError
+ * (`settings-invalid`) naming each bad field; nothing is written then.
+ */
+export async function saveSettings(settings: SettingsInput): Promise<Settings> {
+  const result = validateSettingsDocument(settings);
+  if (!result.ok) throw settingsInvalidError(result.errors);
+  const write = pendingWrite.then(() => browser.storage.local.set({ [SETTINGS_STORAGE_KEY]: result.settings }));
+  pendingWrite = write.catch(() => undefined);
+  await write;
+  return result.settings;
+}
+
+/**
+ * Reads, changes and saves the settings as one step; changes made through this function in one
+ * extension context never overwrite each other.
+ *
+ * @example
+ * await updateSettings((settings) => ({ ...settings, enabled: false }));
+ */
+export async function updateSettings(change: (settings: Settings) => Settings): Promise<Settings> {
+  const update = pendingWrite.then(async () => {
+    const next = change(await loadSettings());
+    const result = validateSettingsDocument(next);
+    if (!result.ok) throw settingsInvalidError(result.errors);
+    await browser.storage.local.set({ [SETTINGS_STORAGE_KEY]: result.settings });
+    return result.settings;
+  });
+  pendingWrite = update.catch(() => undefined);
+  return update;
+}
+
+/**
+ * Calls `listener` with the new settings whenever the stored document changes, whoever changed it.
+ * Returns a function that stops listening.
+ */
+export function onSettingsChanged(listener: (settings: Settings, errors: SettingsIssue[]) => void): () => void {
+  const handle = (changes: Record<string, { newValue?: unknown }>, areaName: string): void => {
+    if (areaName !== 'local' || !(SETTINGS_STORAGE_KEY in changes)) return;
+    const { settings, errors } = settingsFromStoredValue(changes[SETTINGS_STORAGE_KEY]?.newValue);
+    if (errors.length > 0) reportSetAside(errors);
+    listener(settings, errors);
+  };
+  browser.storage.onChanged.addListener(handle);
+  return () => browser.storage.onChanged.removeListener(handle);
+}
+
+function reportSetAside(errors: readonly SettingsIssue[]): void {
+  console.warn(`Retinue: the stored settings are not valid, so the defaults are used until they are fixed:\n${describeSettingsIssues(errors)}`);
+}

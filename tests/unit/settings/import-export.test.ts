@@ -1,0 +1,274 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, test } from 'vitest';
+import { exportProfile, exportSettings, importProfile, importSettings } from '../../../src/settings/import-export';
+import { createDefaultSettings } from '../../../src/settings/settings-store';
+import type { Settings } from '../../../src/settings/schema';
+
+const designExampleText = readFileSync(new URL('../../fixtures/settings/design-example.json', import.meta.url), 'utf8');
+
+/** JSON as a test edits it freely, to break one field at a time. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type EditableJson = Record<string, any>;
+
+/** The DESIGN.md example as a mutable object, for tests that break one thing in it. */
+function designExample(): EditableJson {
+  return JSON.parse(designExampleText);
+}
+
+function importObject(document: unknown, current?: Settings) {
+  return importSettings(JSON.stringify(document), current);
+}
+
+function errorsOf(document: unknown): { path: string; message: string }[] {
+  const result = importObject(document);
+  if (result.ok) throw new Error('expected the import to be refused');
+  return result.errors;
+}
+
+describe('importing a settings document', () => {
+  test('the DESIGN.md example imports as it stands, with defaults filled in', () => {
+    const result = importSettings(designExampleText);
+
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.settings.connections[0]).toMatchObject({ id: 'local', baseURL: 'http://127.0.0.1:8080/v1', maxConcurrency: 2 });
+    expect(result.settings.profiles.map((profile) => profile.id)).toEqual(['root', 'continuity-checker']);
+    expect(result.settings.profiles[1]?.model).toEqual({ binding: 'connection', connectionId: 'local', model: 'qwen3-8b' });
+    expect(result.settings.sites[0]).toEqual({ origin: 'http://127.0.0.1:8000', enabled: true, adapter: 'auto', rootProfileId: 'root' });
+    expect(result.settings.enabled).toBe(true);
+  });
+
+  test('a wrong type names the field, what was given and what is expected', () => {
+    const document = designExample();
+    document.connections[0].maxConcurrency = 'two';
+
+    const errors = errorsOf(document);
+
+    expect(errors).toEqual([
+      {
+        path: 'connections[0].maxConcurrency',
+        message: 'connections[0].maxConcurrency: expected a number but got "two"; write a number here.',
+      },
+    ]);
+  });
+
+  test('a missing required field says to add it', () => {
+    const document = designExample();
+    delete document.profiles[1].name;
+
+    const [error] = errorsOf(document);
+
+    expect(error?.path).toBe('profiles[1].name');
+    expect(error?.message).toContain('is missing; add it (a string)');
+  });
+
+  test('an unknown field is named, with the fields that are allowed there', () => {
+    const document = designExample();
+    document.profiles[1].model.temprature = 0.5;
+
+    const [error] = errorsOf(document);
+
+    expect(error?.path).toBe('profiles[1].model.temprature');
+    expect(error?.message).toContain('unknown field; remove it or check its spelling');
+    expect(error?.message).toContain('fields here: binding, connectionId, model, sampling');
+  });
+
+  test('an unknown binding names the field and the bindings that exist', () => {
+    const document = designExample();
+    document.profiles[1].model.binding = 'remote';
+
+    const [error] = errorsOf(document);
+
+    expect(error?.path).toBe('profiles[1].model.binding');
+    expect(error?.message).toBe('profiles[1].model.binding: "remote" is not a known value; use one of "host", "connection".');
+  });
+
+  test('an unknown tool in an allow-list is named with the tools that exist', () => {
+    const document = designExample();
+    document.profiles[0].tools.allow.push('task.return');
+
+    const [error] = errorsOf(document);
+
+    expect(error?.path).toBe('profiles[0].tools.allow[7]');
+    expect(error?.message).toContain('"task.return" is not allowed; use one of "agent.list"');
+  });
+
+  test.each([
+    ['connections', 'id', (document: EditableJson) => document.connections.push({ ...document.connections[0] }), 'connections[1].id'],
+    ['profiles', 'id', (document: EditableJson) => document.profiles.push({ ...document.profiles[1] }), 'profiles[2].id'],
+    ['sites', 'origin', (document: EditableJson) => document.sites.push({ origin: 'http://127.0.0.1:8000', enabled: false }), 'sites[1].origin'],
+  ])('duplicate %s %s inside one document are refused at the repeat', (_list, _field, duplicate, expectedPath) => {
+    const document = designExample();
+    duplicate(document);
+
+    const [error] = errorsOf(document);
+
+    expect(error?.path).toBe(expectedPath);
+    expect(error?.message).toMatch(/is already used by \w+\[\d+\]; each \w+ needs its own \w+/);
+  });
+
+  test('a profile naming a missing connection is refused with the connections that exist', () => {
+    const document = designExample();
+    document.profiles[1].model.connectionId = 'openrouter';
+
+    const [error] = errorsOf(document);
+
+    expect(error?.path).toBe('profiles[1].model.connectionId');
+    expect(error?.message).toContain('names the connection "openrouter", which is not in "connections"');
+    expect(error?.message).toContain('"local"');
+  });
+
+  test('allowedAgents naming an unknown agent is refused; built-in and document agents are known', () => {
+    const document = designExample();
+    document.profiles[0].delegation.allowedAgents = ['continuity-checker', 'scene-critic', 'poet'];
+
+    const errors = errorsOf(document);
+
+    expect(errors.map((error) => error.path)).toEqual(['profiles[0].delegation.allowedAgents[2]']);
+    expect(errors[0]?.message).toContain('names the agent "poet", which is neither a built-in agent nor in "profiles"');
+  });
+
+  test('a site or the defaults naming an unknown root profile are refused', () => {
+    const document = designExample();
+    document.sites[0].rootProfileId = 'narrator';
+    document.defaults.rootProfileId = 'narrator';
+
+    const errors = errorsOf(document);
+
+    expect(errors.map((error) => error.path)).toEqual(['sites[0].rootProfileId', 'defaults.rootProfileId']);
+  });
+
+  test('a document of a newer version is refused with a clear message', () => {
+    const document = { ...designExample(), version: 2 };
+
+    const errors = errorsOf(document);
+
+    expect(errors).toEqual([
+      {
+        path: 'version',
+        message:
+          'version: the document is version 2, made by a newer Retinue; this one reads up to version 1. Update the extension, then import again.',
+      },
+    ]);
+  });
+
+  test('a document without a version says to add one', () => {
+    const { version: _version, ...document } = designExample();
+
+    expect(errorsOf(document)[0]?.message).toBe('version: is missing; add "version": 1 at the top of the document.');
+  });
+
+  test('text that is not JSON gets the line and column of the mistake', () => {
+    const text = '{\n  "version": 1,\n  "connections": [\n    { "id": "local" "baseURL": "x" }\n  ]\n}';
+
+    const result = importSettings(text);
+
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.errors[0]?.message).toBe(
+      'The text is not valid JSON: at line 4, column 21, expected "," or "}" but found "\\"". Fix the JSON there (a missing comma, quote or bracket is the usual cause).',
+    );
+  });
+
+  test('a list where the document belongs is refused', () => {
+    expect(errorsOf([1, 2])[0]?.message).toContain('The document: must be a JSON object');
+  });
+});
+
+describe('API keys on export and import', () => {
+  const withKey = (): Settings => {
+    const result = importObject({
+      version: 1,
+      connections: [{ id: 'cloud', baseURL: 'https://api.example.com/v1', apiKey: 'sk-secret', defaultModel: 'm' }],
+    });
+    if (!result.ok) throw new Error(JSON.stringify(result.errors));
+    return result.settings;
+  };
+
+  test('export leaves API keys out unless asked', () => {
+    const settings = withKey();
+
+    const withoutKeys = JSON.parse(exportSettings(settings, { includeApiKeys: false }));
+    const withKeys = JSON.parse(exportSettings(settings, { includeApiKeys: true }));
+
+    expect(withoutKeys.connections[0]).not.toHaveProperty('apiKey');
+    expect(exportSettings(settings, { includeApiKeys: false })).not.toContain('sk-secret');
+    expect(withKeys.connections[0].apiKey).toBe('sk-secret');
+  });
+
+  test('a connection imported without a key keeps the stored key of the same id', () => {
+    const current = withKey();
+    const exported = exportSettings(current, { includeApiKeys: false });
+
+    const result = importSettings(exported, current);
+
+    expect(result.ok && result.settings.connections[0]?.apiKey).toBe('sk-secret');
+  });
+
+  test('a key given in the import replaces the stored one, and other ids get no key', () => {
+    const current = withKey();
+    const document = {
+      version: 1,
+      connections: [
+        { id: 'cloud', baseURL: 'https://api.example.com/v1', apiKey: 'sk-new', defaultModel: 'm' },
+        { id: 'other', baseURL: 'https://other.example.com/v1', defaultModel: 'm' },
+      ],
+    };
+
+    const result = importObject(document, current);
+
+    expect(result.ok && result.settings.connections.map((connection) => connection.apiKey)).toEqual(['sk-new', '']);
+  });
+
+  test('an exported document imports again to the same settings', () => {
+    const imported = importSettings(designExampleText);
+    if (!imported.ok) throw new Error('the example must import');
+
+    const again = importSettings(exportSettings(imported.settings, { includeApiKeys: true }));
+
+    expect(again).toEqual({ ok: true, settings: imported.settings });
+  });
+});
+
+describe('single profiles', () => {
+  const profileText = JSON.stringify({
+    id: 'poet',
+    name: 'Poet',
+    description: 'Writes short poems on request.',
+    systemPrompt: 'You write short poems.',
+    tools: { allow: ['chat.read'] },
+  });
+
+  test('an imported profile is added to the document, and one with an existing id replaces it', () => {
+    const added = importProfile(profileText, createDefaultSettings());
+    if (!added.ok) throw new Error(JSON.stringify(added.errors));
+    const changed = importProfile(JSON.stringify({ ...JSON.parse(profileText), name: 'Bard' }), added.settings);
+
+    expect(added.settings.profiles.map((profile) => profile.id)).toEqual(['poet']);
+    expect(changed.ok && changed.settings.profiles.map((profile) => profile.name)).toEqual(['Bard']);
+  });
+
+  test('a profile naming a connection the settings lack is refused with a path inside the profile', () => {
+    const text = JSON.stringify({ ...JSON.parse(profileText), model: { binding: 'connection', connectionId: 'nowhere' } });
+
+    const result = importProfile(text, createDefaultSettings());
+
+    expect(result.ok).toBe(false);
+    expect(!result.ok && result.errors[0]?.path).toBe('model.connectionId');
+  });
+
+  test('a profile with an unknown field is refused', () => {
+    const result = importProfile(JSON.stringify({ ...JSON.parse(profileText), colour: 'red' }), createDefaultSettings());
+
+    expect(!result.ok && result.errors[0]?.path).toBe('colour');
+  });
+
+  test('an exported profile imports as it stands', () => {
+    const first = importProfile(profileText, createDefaultSettings());
+    if (!first.ok) throw new Error('the profile must import');
+
+    const again = importProfile(exportProfile(first.profile), createDefaultSettings());
+
+    expect(again.ok && again.profile).toEqual(first.profile);
+  });
+});
