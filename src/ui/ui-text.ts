@@ -1,25 +1,15 @@
-import { browser } from 'wxt/browser';
-import englishMessages from '../../public/_locales/en/messages.json';
+import { t as translate, type MessageKey } from '../i18n';
 
-/** Every message key the extension ships (English is the complete set). */
-export type UiMessageKey = keyof typeof englishMessages;
-
-function fillIn(template: string, substitutions: readonly string[]): string {
-  return template.replace(/\$(\d)/g, (whole, digit: string) => substitutions[Number(digit) - 1] ?? whole);
-}
+/** Every message key the extension ships. */
+export type UiMessageKey = MessageKey;
 
 /**
- * The user-facing text for `key` in the browser's language, with `$1`, `$2`... filled in.
- * Falls back to English where `browser.i18n` is unavailable (unit tests) or lacks the key.
- * TODO(2026-11-30): switch to foundation's typed `t()` in src/i18n.ts once it is merged.
+ * The UI's text for `key` in the browser's language (foundation's `t()` in src/i18n.ts), taking
+ * substitutions as separate arguments and numbers as well as strings.
+ *
+ * @example
+ * t('sidepanel_rounds', task.usage.rounds, task.budget.maxRounds);
  */
 export function t(key: UiMessageKey, ...substitutions: Array<string | number>): string {
-  const values = substitutions.map(String);
-  try {
-    const message = browser.i18n.getMessage(key, values);
-    if (message) return message;
-  } catch {
-    // No i18n API here: use the English text below.
-  }
-  return fillIn(englishMessages[key].message, values);
+  return substitutions.length === 0 ? translate(key) : translate(key, substitutions.map(String));
 }

@@ -16,7 +16,7 @@ export function SiteBar({ state, openOptions = () => void browser.runtime.openOp
     // Called straight from the click so the browser still sees a user gesture for the permission prompt.
     state.settingsAccess.switchSite(origin, enabled).then(
       (outcome) => {
-        state.notice.value = outcome.ok ? undefined : t('sidepanel_site_permission_denied', origin);
+        state.notice.value = outcome.ok ? undefined : outcome.message;
       },
       (error: unknown) => (state.notice.value = t('sidepanel_site_switch_failed', error instanceof Error ? error.message : String(error))),
     );

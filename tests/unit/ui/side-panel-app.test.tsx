@@ -1,12 +1,15 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openRunStore } from '../../../src/store/idb-run-store';
 import type { RunStore } from '../../../src/store/run-store';
 import { SidePanelApp } from '../../../src/ui/side-panel/side-panel-app';
 import { createSidePanelState, type SidePanelState } from '../../../src/ui/side-panel/side-panel-state';
 import { createFakePanelConnection, createMemorySettingsAccess } from '../../support/fake-panel-connection';
 import { buildRun, buildTask, uniqueDatabaseName } from '../../support/record-builders';
+import { installEnglishMessages } from '../../support/english-messages';
+
+beforeAll(installEnglishMessages);
 
 const SITE = 'http://127.0.0.1:8000';
 

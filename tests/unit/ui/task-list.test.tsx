@@ -1,11 +1,14 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AgentTaskRecord } from '../../../src/records/task';
 import { openRunStore } from '../../../src/store/idb-run-store';
 import type { RunStore } from '../../../src/store/run-store';
 import { TaskList } from '../../../src/ui/side-panel/task-list';
 import { buildTask, uniqueDatabaseName } from '../../support/record-builders';
+import { installEnglishMessages } from '../../support/english-messages';
+
+beforeAll(installEnglishMessages);
 
 const NOW = 100_000;
 
