@@ -137,7 +137,8 @@ export function createChildWorkspaceView(options: { workspace: RunWorkspace; wor
       if (location.rest.length === 0 || normalized.isFolder) {
         throw writeNeedsFileError(normalized.path, `${joinWorkspacePath(normalized.segments, true)}notes.md`);
       }
-      if (location.base === childSummariesFolder(workspaceKey) && location.rest.join('/') === RESULT_FILE) {
+      // Also refuses `summaries/result.md/...`: a folder there would stop task.return from writing the result.
+      if (location.base === childSummariesFolder(workspaceKey) && location.rest[0] === RESULT_FILE) {
         throw new ModelBehaviorError(
           'workspace-result-reserved',
           `"summaries/result.md" is written by task_return alone: give your result to task_return when you finish. ` +

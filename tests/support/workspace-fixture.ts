@@ -20,7 +20,7 @@ export async function rejectionOf(promise: Promise<unknown>): Promise<Error> {
     await promise;
   } catch (error) {
     if (error instanceof Error) return error;
-    throw new Error(`rejected with a non-error: ${String(error)}`);
+    throw new Error(`rejected with a non-error: ${String(error)}`, { cause: error });
   }
   throw new Error('expected a rejection, but it resolved');
 }

@@ -76,6 +76,7 @@ describe('row: summaries/ is summaries/agents/<key>/, read and write', () => {
     await workspace.write(childResultPath(KEY), 'the result');
     expect((await child.read('summaries/result.md')).content).toBe('the result');
     expect((await refusal(child.write('./summaries/result.md', 'x', 'append'))).code).toBe('workspace-result-reserved');
+    expect((await refusal(child.write('summaries/result.md/inner.md', 'x'))).code).toBe('workspace-result-reserved');
   });
 });
 
