@@ -1,7 +1,9 @@
+import { sharedBackgroundContext } from '../src/background/background-context';
+import { installRunService } from '../src/background/run-service';
 import { installSiteControls } from '../src/extension/site-controls';
 
 export default defineBackground(() => {
   // Page-hook registrations and the toolbar switch follow the settings document.
   installSiteControls();
-  // Wiring of the runtime and the store lands with the foundation issues.
+  installRunService({ context: sharedBackgroundContext() });
 });
