@@ -18,7 +18,8 @@ export interface PanelPort {
 }
 
 export interface PanelServiceDependencies {
-  store: RunStore;
+  /** The store the runtime appends to (its `onJournalAppended` is what gets forwarded); may still be opening. */
+  store: RunStore | Promise<RunStore>;
   cancelRun(runId: string): void;
   cancelTask(runId: string, taskId: string): void;
   /** Where Ports arrive; defaults to `browser.runtime.onConnect`. */
@@ -62,11 +63,12 @@ export function installPanelService(dependencies: PanelServiceDependencies): () 
   const clients = new Set<PanelClient>();
   const runOrigins = new Map<string, Promise<string | undefined>>();
   const isTrusted = dependencies.isTrustedPort ?? defaultIsTrustedPort;
+  const storeReady = Promise.resolve(dependencies.store);
 
   function originOfRun(runId: string): Promise<string | undefined> {
     let known = runOrigins.get(runId);
     if (!known) {
-      known = dependencies.store.getRun(runId).then(
+      known = storeReady.then((store) => store.getRun(runId)).then(
         (run) => run?.origin,
         () => undefined,
       );
@@ -121,12 +123,21 @@ export function installPanelService(dependencies: PanelServiceDependencies): () 
     }
   }
 
-  const stopListening = dependencies.store.onJournalAppended((event) => {
-    for (const client of clients) deliver(client, event);
-  });
+  let stopped = false;
+  let stopListening: () => void = () => undefined;
+  // Ports are accepted at once (listeners must be registered in the worker's first turn); events
+  // flow once the store is open.
+  void storeReady.then(
+    (store) => {
+      if (stopped) return;
+      stopListening = store.onJournalAppended((event) => {
+        for (const client of clients) deliver(client, event);
+      });
+    },
+    (error: unknown) => console.error('Retinue: the side panel gets no live updates, the run store did not open:', error),
+  );
 
   const connections = dependencies.connections ?? (browser.runtime.onConnect as unknown as NonNullable<PanelServiceDependencies['connections']>);
-  let stopped = false;
   connections.addListener((port) => {
     if (stopped || port.name !== PANEL_PORT_NAME || !isTrusted(port)) return;
     const client: PanelClient = { port, subscription: { kind: 'none' }, delivery: Promise.resolve() };
