@@ -99,7 +99,7 @@ export function ConnectionForm({ state, connection, onDone }: ConnectionFormProp
   }
 
   const input = (field: keyof ConnectionDraft, type = 'text', extra: Record<string, unknown> = {}) => (
-    <input type={type as 'text'} value={draft[field]} onInput={update(field)} {...describedBy(`${prefix}-${field}`, errors[field], field === 'apiKey')} {...extra} />
+    <input type={type as 'text'} value={draft[field]} onInput={update(field)} {...describedBy(`${prefix}-${field}`, errors[field])} {...extra} />
   );
 
   return (
@@ -108,7 +108,7 @@ export function ConnectionForm({ state, connection, onDone }: ConnectionFormProp
         <Field id={`${prefix}-id`} label={t('options_connection_id')} error={errors.id}>{input('id', 'text', { readOnly: connection !== undefined })}</Field>
         <Field id={`${prefix}-label`} label={t('options_connection_label')} error={errors.label}>{input('label')}</Field>
         <Field id={`${prefix}-baseURL`} label={t('options_connection_base_url')} error={errors.baseURL}>{input('baseURL', 'url')}</Field>
-        <Field id={`${prefix}-apiKey`} label={t('options_connection_api_key')} error={errors.apiKey} hint={t('options_connection_key_note')}>
+        <Field id={`${prefix}-apiKey`} label={t('options_connection_api_key')} error={errors.apiKey}>
           {input('apiKey', 'password', { autocomplete: 'off' })}
         </Field>
         <Field id={`${prefix}-defaultModel`} label={t('options_connection_default_model')} error={errors.defaultModel}>{input('defaultModel')}</Field>
