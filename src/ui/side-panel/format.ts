@@ -43,7 +43,10 @@ export function formatCount(count: number): string {
   return numberFormat.format(count);
 }
 
+// One formatter for every row: building a DateTimeFormat per call dominated the history's render time.
+const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'short', timeStyle: 'short' });
+
 /** A local date and time, short. */
 export function formatTime(time: number): string {
-  return new Date(time).toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short' });
+  return timeFormat.format(time);
 }
