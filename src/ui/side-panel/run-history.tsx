@@ -5,23 +5,16 @@ import type { HistoryScope, SidePanelState } from './side-panel-state';
 
 export interface RunHistoryProps {
   state: SidePanelState;
-  /** Asks before deleting; injected so tests need no dialog. */
-  confirmDelete?: (message: string) => boolean;
 }
 
 /** Runs of this site or of all sites, newest first, searchable, rendered a page at a time. */
-export function RunHistory({ state, confirmDelete = (message) => window.confirm(message) }: RunHistoryProps) {
+export function RunHistory({ state }: RunHistoryProps) {
   const scope = state.historyScope.value;
   const visible = state.visibleHistory.value;
   const matching = state.matchingHistoryCount.value;
   const openRunId = state.run.value?.id;
   const onOpen = useCallback((runId: string) => void state.openRun(runId), [state]);
-  const onDelete = useCallback(
-    (runId: string) => {
-      if (confirmDelete(t('sidepanel_delete_confirm'))) void state.deleteRun(runId);
-    },
-    [state, confirmDelete],
-  );
+  const onDelete = useCallback((runId: string) => void state.deleteRun(runId), [state]);
   function chooseScope(next: HistoryScope) {
     state.historyScope.value = next;
     void state.refreshHistory();

@@ -7,17 +7,16 @@ import { SiteBar } from './site-bar';
 export interface SidePanelAppProps {
   state: SidePanelState;
   openOptions?: () => void;
-  confirmDelete?: (message: string) => boolean;
 }
 
 /** The whole side panel. */
-export function SidePanelApp({ state, openOptions, confirmDelete }: SidePanelAppProps) {
+export function SidePanelApp({ state, openOptions }: SidePanelAppProps) {
   return (
     <div class="side-panel">
       <SiteBar state={state} openOptions={openOptions} />
       <main>
         {state.run.value ? <RunView state={state} /> : <EmptyState />}
-        <RunHistory state={state} confirmDelete={confirmDelete} />
+        <RunHistory state={state} />
       </main>
     </div>
   );

@@ -32,7 +32,7 @@ describe('SidePanelApp', () => {
   });
 
   async function show(origin: string | null = SITE) {
-    render(<SidePanelApp state={state} openOptions={() => undefined} confirmDelete={() => true} />);
+    render(<SidePanelApp state={state} openOptions={() => undefined} />);
     await state.setOrigin(origin ?? undefined);
     await state.settled();
   }
@@ -118,9 +118,24 @@ describe('SidePanelApp', () => {
     expect(screen.getByRole('button', { name: 'Open run The market scene' })).toBeTruthy();
 
     fireEvent.click(screen.getByRole('button', { name: 'Delete run The market scene' }));
+    expect(await store.getRun('market')).toBeDefined();
+    const confirm = screen.getByRole('button', { name: 'Delete run The market scene for good' });
+    expect(document.activeElement).toBe(confirm);
+    fireEvent.click(confirm);
     await state.settled();
     expect(await store.getRun('market')).toBeUndefined();
     expect(screen.getByText('No run matches “spices”.')).toBeTruthy();
+  });
+
+  it('keeps a run when the user thinks better of deleting it', async () => {
+    await store.putRun(buildRun({ id: 'keep-me', title: 'Keep me' }));
+    await show();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Delete run Keep me' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Keep' }));
+
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Delete run Keep me' }));
+    expect(await store.getRun('keep-me')).toBeDefined();
   });
 
   it('lists all sites on request, naming each run’s site', async () => {
