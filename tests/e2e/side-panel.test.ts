@@ -2,6 +2,8 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server';
 import { runDelegatingTurn, switchOnPrimarySite, waitForEndedRuns } from './chat-turn-scenarios';
+import { scriptDelegatingRoot } from './support/delegating-root-script';
+import { startFixtureMessage, waitForFixtureStatus } from './support/fixture-pages';
 import { launchChromiumWithExtension, type ChromiumWithExtension } from './support/chromium';
 import { defaultDelegations } from './support/delegating-root-script';
 import { waitForFixtureReady } from './support/fixture-pages';
@@ -126,12 +128,41 @@ describe('Chromium: the side panel', () => {
     expect(await body.textContent()).toContain('[image: tracker]');
   });
 
+  test('cancels a running task from the panel; the run finishes without it', async () => {
+    await panel.reload();
+    const [fast, slow] = defaultDelegations;
+    model.reset();
+    // The scene critic answers only after a long while, so it is still running when the user cancels it.
+    model.script((request) => (request.toolNames.includes('task_return') && request.systemText.includes(slow!.systemMarker) ? { content: 'never used', delayMs: 60_000 } : undefined));
+    scriptDelegatingRoot(model);
+    const page = await chromium.context.newPage();
+    await page.goto(fixtures.pageUrl('/openai-chat/'));
+    await waitForFixtureReady(page);
+    await startFixtureMessage(page, 'Mara knocks twice.');
+
+    const cancelButton = panel.getByRole('button', { name: `Cancel task ${slow!.title}` });
+    await cancelButton.waitFor({ timeout: 20_000 });
+    await panel.waitForFunction((title) => Array.from(document.querySelectorAll('.task-row')).some((row) => row.textContent?.includes(title) && row.getAttribute('data-status') === 'running'), slow!.title);
+    await cancelButton.click();
+
+    await waitForFixtureStatus(page, 'done');
+    const reply = await page.evaluate(() => (window as unknown as { fixture: { lastReply: string } }).fixture.lastReply);
+    expect(reply).toContain(fast!.finding);
+    expect(reply).not.toContain(slow!.finding);
+    await panel.waitForFunction(() => document.querySelector('.run-view .run-head .status-badge')?.textContent === 'Completed', undefined, { timeout: 20_000 });
+    const statuses = await panel.locator('.task-row').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-status')));
+    expect(statuses).toEqual(['completed', 'cancelled']);
+    expect(await panel.getByRole('button', { name: /^Cancel/ }).count()).toBe(0);
+    await saveScreenshot(panel, 'side-panel-cancelled-task-chromium');
+    await page.close();
+  });
+
   test('searches the history and lists all sites', async () => {
     await panel.getByRole('searchbox', { name: 'Search runs' }).fill('no such run anywhere');
     await panel.getByText('No run matches “no such run anywhere”.').waitFor();
     await panel.getByRole('searchbox', { name: 'Search runs' }).fill('');
     await panel.getByRole('button', { name: 'All sites' }).click();
     await panel.getByRole('button', { name: /^Open run/ }).first().waitFor();
-    expect(await panel.getByRole('button', { name: /^Open run/ }).count()).toBe(1);
+    expect(await panel.getByRole('button', { name: /^Open run/ }).count()).toBe(2);
   });
 });
