@@ -11,11 +11,14 @@ export interface SidePanelAppProps {
 
 /** The whole side panel. */
 export function SidePanelApp({ state, openOptions }: SidePanelAppProps) {
+  const settings = state.settings.value;
+  const site = settings?.sites.find((entry) => entry.origin === state.origin.value);
+  const siteIsOn = (settings?.enabled ?? false) && (site?.enabled ?? false);
   return (
     <div class="side-panel">
       <SiteBar state={state} openOptions={openOptions} />
       <main>
-        {state.run.value ? <RunView state={state} /> : <EmptyState />}
+        {state.run.value ? <RunView state={state} /> : <EmptyState siteIsOn={siteIsOn} />}
         <RunHistory state={state} />
       </main>
     </div>

@@ -41,7 +41,7 @@ describe('SidePanelApp', () => {
     await show();
 
     expect(screen.getByRole('heading', { name: 'Nothing here yet' })).toBeTruthy();
-    expect(screen.getByText('Switch Retinue on for this site with the switch above.')).toBeTruthy();
+    expect(screen.getByText(/Switch Retinue on for this site with the switch above/).textContent).toContain('(done)');
     expect(screen.getByText(SITE)).toBeTruthy();
     expect(screen.getByText('Adapter: sillytavern')).toBeTruthy();
   });
@@ -163,6 +163,7 @@ describe('SidePanelApp', () => {
     await show('http://localhost:5000');
     const siteSwitch = screen.getByRole('switch', { name: 'On for this site' }) as HTMLInputElement;
     expect(siteSwitch.checked).toBe(false);
+    expect(screen.getByText(/Switch Retinue on for this site/).textContent).not.toContain('(done)');
 
     fireEvent.click(siteSwitch);
     await waitFor(() => expect(settings.switches).toEqual([{ origin: 'http://localhost:5000', enabled: true }]));
@@ -175,6 +176,6 @@ describe('SidePanelApp', () => {
   it('says when the tab shows no web page', async () => {
     await show(null);
 
-    expect(screen.getByText('This tab shows no web page Retinue can work on.')).toBeTruthy();
+    expect(screen.getByText(/Retinue cannot work on this tab/)).toBeTruthy();
   });
 });
