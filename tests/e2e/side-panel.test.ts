@@ -157,6 +157,17 @@ describe('Chromium: the side panel', () => {
     await page.close();
   });
 
+  test('opened as a tab without ?origin=, shows the site of the last web page the user looked at', async () => {
+    const page = await chromium.context.newPage();
+    await page.goto(fixtures.pageUrl('/openai-chat/'));
+    await waitForFixtureReady(page);
+    const plainPanel = await chromium.openExtensionPage('sidepanel.html');
+    await plainPanel.locator('.site-origin', { hasText: fixtures.origins.primary }).waitFor();
+    expect(await plainPanel.getByRole('switch', { name: 'On for this site' }).isChecked()).toBe(true);
+    await plainPanel.close();
+    await page.close();
+  });
+
   test('searches the history and lists all sites', async () => {
     await panel.getByRole('searchbox', { name: 'Search runs' }).fill('no such run anywhere');
     await panel.getByText('No run matches “no such run anywhere”.').waitFor();
