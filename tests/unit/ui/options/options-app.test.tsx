@@ -219,3 +219,61 @@ describe('OptionsApp', () => {
     expect(JSON.parse(downloads[1]!.content).id).toBe('researcher');
   });
 });
+
+describe('OptionsApp sites', () => {
+  let state: OptionsState;
+  let switches: Array<{ origin: string; enabled: boolean }>;
+
+  beforeEach(async () => {
+    fakeBrowser.reset();
+    installEnglishMessages();
+    switches = [];
+    await saveSettings({ version: 1, sites: [{ origin: 'http://127.0.0.1:8000', enabled: true, adapter: 'auto' }] });
+    state = createOptionsState({
+      load: loadSettingsWithErrors,
+      save: saveSettings,
+      onChanged: (listener) => onSettingsChanged((settings) => listener(settings)),
+      requestOriginPermission: async () => true,
+      switchSite: async (origin, enabled) => {
+        switches.push({ origin, enabled });
+        return enabled && origin.startsWith('https://') ? { ok: false, message: `Access to ${origin} was not granted.` } : { ok: true };
+      },
+      fetch: () => Promise.reject(new Error('no network in this test')),
+      download: () => undefined,
+    });
+    render(<OptionsApp state={state} />);
+    await screen.findByRole('heading', { name: 'Sites' });
+  });
+  afterEach(() => {
+    cleanup();
+    state.dispose();
+  });
+
+  it('switches a site off, changes its adapter and root agent', async () => {
+    const section = within(document.getElementById('sites')!);
+
+    fireEvent.click(section.getByRole('switch', { name: 'Retinue on for http://127.0.0.1:8000' }));
+    fireEvent.change(section.getByRole('combobox', { name: 'Adapter for http://127.0.0.1:8000' }), { target: { value: 'sillytavern' } });
+    await waitFor(async () => expect((await storedSettings()).sites).toEqual([expect.objectContaining({ adapter: 'sillytavern' })]));
+    fireEvent.change(section.getByRole('combobox', { name: 'Root agent for http://127.0.0.1:8000' }), { target: { value: 'answer-reviewer' } });
+
+    expect(switches).toEqual([{ origin: 'http://127.0.0.1:8000', enabled: false }]);
+    await waitFor(async () => expect((await storedSettings()).sites).toEqual([expect.objectContaining({ adapter: 'sillytavern', rootProfileId: 'answer-reviewer' })]));
+  });
+
+  it('adds a site by its address, refusing what is no web address, and says when access was refused', async () => {
+    const section = within(document.getElementById('sites')!);
+    const address = section.getByLabelText('Add a site');
+
+    fireEvent.input(address, { target: { value: 'ftp://files.example.com' } });
+    fireEvent.click(section.getByRole('button', { name: 'Add and switch on' }));
+    expect(address.getAttribute('aria-invalid')).toBe('true');
+    expect(switches).toEqual([]);
+
+    fireEvent.input(address, { target: { value: 'https://chat.example.com/some/page' } });
+    fireEvent.click(section.getByRole('button', { name: 'Add and switch on' }));
+
+    expect(switches).toEqual([{ origin: 'https://chat.example.com', enabled: true }]);
+    await waitFor(() => expect(screen.getByText('Access to https://chat.example.com was not granted.')).toBeTruthy());
+  });
+});
