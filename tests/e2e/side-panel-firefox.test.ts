@@ -31,6 +31,18 @@ afterAll(async () => {
 });
 
 describe('Firefox: the sidebar', () => {
+  test('the options page renders its sections', async () => {
+    const headings = await waitUntil(
+      async () => {
+        const found = await options.evaluate(() => Array.from(document.querySelectorAll('h2')).map((heading) => heading.textContent));
+        return found.length >= 5 ? found : undefined;
+      },
+      { description: 'the options page sections' },
+    );
+    expect(headings).toEqual(['Connections', 'Agent profiles', 'Sites', 'Defaults', 'Import and export']);
+    await saveScreenshot(options, 'options-firefox');
+  });
+
   test('follows a delegated run live and opens a task to its result', async () => {
     const sidebar = await firefox.openExtensionPage(`sidepanel.html?origin=${encodeURIComponent(fixtures.origins.primary)}`);
     await sidebar.setViewport({ width: 400, height: 900 });
