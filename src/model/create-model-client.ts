@@ -2,7 +2,7 @@ import OpenAI from 'openai';
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import { cancelledBy, createConcurrencyLimiter, type ConcurrencyLimiter } from './concurrency-limiter';
 import type { ModelCallRequest, ModelCallResult, ModelCallRetry, ModelClient, ModelTarget } from './model-client';
-import { providerErrorFor } from './provider-errors';
+import { providerErrorFor, redact } from './provider-errors';
 import { classifyFailure, DEFAULT_RETRY_TIMING, retryDelayMs, type AttemptFailure, type RetryTiming } from './retry-policy';
 import { StreamAssembler } from './stream-assembler';
 
@@ -39,7 +39,9 @@ export function createModelClient(target: ModelTarget, options: ModelClientOptio
   // Our own retry loop below replaces the SDK's, so that a stream cut mid-way is retried too.
   const sdk = new OpenAI({
     baseURL: target.baseURL,
-    apiKey: target.apiKey,
+    // The SDK refuses an empty key; local servers often need none, so send no Authorization then.
+    apiKey: target.apiKey || 'no-api-key',
+    ...(target.apiKey ? {} : { defaultHeaders: { authorization: null } }),
     fetch: target.fetch,
     maxRetries: 0,
     dangerouslyAllowBrowser: true,
@@ -48,22 +50,36 @@ export function createModelClient(target: ModelTarget, options: ModelClientOptio
 
   async function attempt(request: ModelCallRequest): Promise<AttemptOutcome> {
     let duringStream = false;
+    // The SDK adds an abort listener to the signal it gets and never removes it; a long-lived
+    // invocation signal would collect one per call, so each attempt gets its own linked signal.
+    const attemptController = new AbortController();
+    const forwardAbort = () => attemptController.abort(request.signal.reason);
+    request.signal.addEventListener('abort', forwardAbort, { once: true });
+    if (request.signal.aborted) forwardAbort();
     try {
-      const stream = await sdk.chat.completions.create(requestBody(target, request), { signal: request.signal });
+      const stream = await sdk.chat.completions.create(requestBody(target, request), { signal: attemptController.signal });
       duringStream = true;
       const assembler = new StreamAssembler();
+      let chunkCount = 0;
       for await (const chunk of stream) {
+        chunkCount += 1;
         const text = assembler.add(chunk);
         if (text) request.onTextDelta?.(text);
       }
       // The SDK ends the iteration quietly when the request is aborted.
       if (request.signal.aborted) return { ok: false, failure: { kind: 'aborted' } };
+      if (chunkCount === 0) {
+        const detail = 'its answer held no stream events; the endpoint may not support streaming (`stream: true`)';
+        return { ok: false, failure: { kind: 'protocol', retryable: false, detail } };
+      }
       const turn = assembler.finish();
       const result: ModelCallResult = { message: turn.message, finishReason: turn.finishReason, usage: turn.usage };
       if (turn.reasoning) result.reasoning = turn.reasoning;
       return { ok: true, result };
     } catch (error) {
       return { ok: false, failure: classifyFailure(error, { duringStream, signal: request.signal }) };
+    } finally {
+      request.signal.removeEventListener('abort', forwardAbort);
     }
   }
 
@@ -88,7 +104,7 @@ export function createModelClient(target: ModelTarget, options: ModelClientOptio
         const retry: ModelCallRetry = {
           attempt: attemptNumber,
           delayMs: retryDelayMs(attemptNumber, failure, timing),
-          reason: describeFailure(failure),
+          reason: redact(describeFailure(failure), target),
           ...(failure.kind === 'status' ? { status: failure.status } : {}),
         };
         options.onRetry?.(retry);
@@ -117,6 +133,7 @@ function requestBody(target: ModelTarget, request: ModelCallRequest): ChatComple
 function describeFailure(failure: Exclude<AttemptFailure, { kind: 'aborted' }>): string {
   if (failure.kind === 'status') return `${failure.status}: ${failure.providerMessage}`;
   if (failure.kind === 'stream-broken') return `stream broke off: ${failure.detail}`;
+  if (failure.kind === 'protocol') return failure.detail;
   return `unreachable: ${failure.detail}`;
 }
 

@@ -78,4 +78,9 @@ export interface ModelTarget {
   extraBody?: Record<string, unknown>;
   /** Calls in flight at once through this target. */
   maxConcurrency?: number;
+  /**
+   * What to tell the user when the endpoint refuses the key (401/403), e.g. `check the API key of
+   * connection 'local' in Retinue's options`. Defaults to one built from `label`.
+   */
+  authAdvice?: string;
 }

@@ -12,6 +12,11 @@ export interface ModelResolverOptions {
   host: ModelTarget;
   /** Retry timing and retry notices for every client. */
   clientOptions?: Omit<ModelClientOptions, 'limiter'>;
+  /**
+   * Limiters by connection id. Give every resolver the same map (the background makes one resolver
+   * per run) so that parallel runs respect each connection's `maxConcurrency` together.
+   */
+  connectionLimiters?: Map<string, ConcurrencyLimiter>;
 }
 
 /**
@@ -26,7 +31,7 @@ export interface ModelResolverOptions {
  */
 export function createModelResolver(options: ModelResolverOptions): ModelResolver {
   const clients = new Map<string, ModelClient>();
-  const limiters = new Map<string, ConcurrencyLimiter>();
+  const limiters = options.connectionLimiters ?? new Map<string, ConcurrencyLimiter>();
 
   function hostClient(): ModelClient {
     const key = 'host';
@@ -62,6 +67,7 @@ export function createModelResolver(options: ModelResolverOptions): ModelResolve
         apiKey: connection.apiKey,
         model: modelId,
         maxConcurrency: connection.maxConcurrency,
+        authAdvice: `check the API key of connection '${connection.id}' in Retinue's options`,
       };
       client = createModelClient(target, { ...options.clientOptions, limiter });
       clients.set(key, client);

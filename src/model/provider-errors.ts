@@ -26,7 +26,8 @@ const MAX_PROVIDER_MESSAGE = 300;
  */
 export function providerErrorFor(target: ModelTarget, failure: Exclude<AttemptFailure, { kind: 'aborted' }>, attempts: number): ProviderError {
   const endpoint = `The model endpoint at ${target.baseURL} (${target.label})`;
-  const tries = attempts > 1 ? ` ${attempts} times` : '';
+  // A retryable failure ends the call only once the tries are used up; any other may follow retried ones.
+  const tries = attempts === 1 ? '' : failure.retryable ? ` (after ${attempts} tries)` : ` (on try ${attempts})`;
   const afterTries = attempts > 1 ? ` after ${attempts} tries` : '';
   if (failure.kind === 'network') {
     return new ProviderError(
@@ -37,7 +38,13 @@ export function providerErrorFor(target: ModelTarget, failure: Exclude<AttemptFa
   if (failure.kind === 'stream-broken') {
     return new ProviderError(
       'provider-stream-broken',
-      redact(`${endpoint} broke off its streamed answer${tries} (${failure.detail}): check the server's health or its logs, then try again.`, target),
+      redact(`${endpoint} broke off its streamed answer${afterTries} (${failure.detail}): check the server's health or its logs, then try again.`, target),
+    );
+  }
+  if (failure.kind === 'protocol') {
+    return new ProviderError(
+      'provider-protocol',
+      redact(`${endpoint} did not answer as an OpenAI-compatible chat-completions endpoint: ${failure.detail}. Check the base URL and the server's settings.`, target),
     );
   }
   const status = failure.status;
@@ -49,7 +56,7 @@ export function providerErrorFor(target: ModelTarget, failure: Exclude<AttemptFa
 
 function adviceFor(status: number, target: ModelTarget): { code: string; advice: string } {
   if (status === 401 || status === 403) {
-    return { code: 'provider-unauthorized', advice: `check the API key of ${target.label} in Retinue's options.` };
+    return { code: 'provider-unauthorized', advice: `${target.authAdvice ?? `check the API key of ${target.label} in Retinue's options`}.` };
   }
   if (status === 404) {
     return { code: 'provider-not-found', advice: `check the base URL and that the model '${target.model}' exists there.` };
@@ -66,6 +73,6 @@ function truncate(text: string): string {
 }
 
 /** Removes the API key from text, in case a provider echoes it back. */
-function redact(text: string, target: ModelTarget): string {
+export function redact(text: string, target: ModelTarget): string {
   return target.apiKey.length >= 4 ? text.split(target.apiKey).join('[api key]') : text;
 }

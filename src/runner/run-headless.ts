@@ -1,10 +1,13 @@
-import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
+// idb checks `instanceof IDBRequest` and friends, so the in-memory IndexedDB must be global here.
+import 'fake-indexeddb/auto';
+import { IDBFactory } from 'fake-indexeddb';
 import { RetinueError } from '../errors';
 import { createModelResolver } from '../model/model-resolver';
 import type { ModelClientOptions } from '../model/create-model-client';
 import { resolveProfiles } from '../profiles/built-in-profiles';
 import type { AgentRuntime, AgentRuntimeOptions } from '../runtime/agent-runtime';
 import { openRunStore } from '../store/idb-run-store';
+import type { RunStore } from '../store/run-store';
 import { parseRunnerArguments, RUNNER_USAGE, RunnerUsageError } from './runner-arguments';
 import { loadRunnerSettings, loadRunnerSnapshot } from './runner-inputs';
 import { collectRunnerReport, formatTaskTable } from './runner-report';
@@ -58,16 +61,18 @@ export async function runHeadless(environment: HeadlessRunnerEnvironment): Promi
   }
   const { runnerArguments, settings, snapshot } = prepared;
 
-  const store = await openRunStore({ name: 'retinue-runner', indexedDB: new IDBFactory(), keyRange: IDBKeyRange, now });
+  let store: RunStore | undefined;
   try {
+    store = await openRunStore({ name: 'retinue-runner', indexedDB: new IDBFactory(), now });
     const runtime = environment.createRuntime({ store, profiles: resolveProfiles(settings), defaults: settings.defaults, now });
     const resolveModel = createModelResolver({
       connections: settings.connections,
       host: {
-        label: `the page model (${runnerArguments.model} at --base-url)`,
+        label: `page model · ${runnerArguments.model}`,
         baseURL: runnerArguments.baseURL,
         apiKey: runnerArguments.apiKey,
         model: runnerArguments.model,
+        authAdvice: 'check the --api-key given to the runner',
       },
       clientOptions: {
         ...environment.clientOptions,
@@ -101,6 +106,6 @@ export async function runHeadless(environment: HeadlessRunnerEnvironment): Promi
     environment.writeError(`retinue: the run could not finish: ${message}\n`);
     return RUNNER_EXIT.failed;
   } finally {
-    store.close();
+    store?.close();
   }
 }

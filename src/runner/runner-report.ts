@@ -46,7 +46,7 @@ export function formatTaskTable(report: RunnerReport, now: number = Date.now()):
   const rows: string[][] = [];
   if (root) {
     rows.push([
-      `${root.profileId} (root)`,
+      root.profileId === 'root' ? 'root' : `${root.profileId} (root)`,
       report.run.status,
       String(root.usage.rounds),
       String(root.usage.toolCalls),

@@ -14,6 +14,11 @@ export function isEnded(task: AgentTaskRecord): boolean {
   return ENDED.has(task.status);
 }
 
+/** Ended with a capsule (completed, partial or failed); a cancelled task has none. */
+export function hasResult(task: AgentTaskRecord): boolean {
+  return task.status === 'completed' || task.status === 'failed';
+}
+
 /** How a task looks to the invocation that started it: by name, with its capsule once ended. */
 export async function viewOf(session: RunSession, task: AgentTaskRecord): Promise<TaskView> {
   const capsule = isEnded(task) ? await session.capsuleOf(task) : undefined;
@@ -90,7 +95,10 @@ export function createDelegationPort(session: RunSession, caller: AgentInvocatio
       let timedOut = false;
       while (request.mode !== 'statusOnly') {
         const tasks = current();
-        const fresh = tasks.filter((task) => isEnded(task) && task.resultDeliveredAt === undefined).sort((a, b) => (a.endedAt ?? 0) - (b.endedAt ?? 0));
+        // Cancelled tasks have no result to hand over; they are listed with the others.
+        const fresh = tasks
+          .filter((task) => hasResult(task) && task.resultDeliveredAt === undefined)
+          .sort((a, b) => (a.endedAt ?? 0) - (b.endedAt ?? 0));
         const pending = tasks.filter((task) => !isEnded(task));
         if (request.mode === 'nextCompleted' && fresh.length > 0) {
           deliver = fresh.slice(0, 1);

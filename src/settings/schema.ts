@@ -70,12 +70,30 @@ export type AgentProfile = z.infer<typeof profileSchema>;
 /** A profile as a user (or a built-in's source file) writes it: defaults may be left out. */
 export type AgentProfileInput = z.input<typeof profileSchema>;
 
+function canonicalOrigin(origin: string): string | undefined {
+  try {
+    return new URL(origin).origin;
+  } catch {
+    return undefined;
+  }
+}
+
 export const adapterIdSchema = z.enum(['auto', 'openai-chat', 'sillytavern']);
 export type AdapterSetting = z.infer<typeof adapterIdSchema>;
 
 export const siteSchema = z.strictObject({
   /** Scheme, host and port, e.g. `http://127.0.0.1:8000`. */
-  origin: z.string().regex(/^https?:\/\/[^/\s]+$/, 'an origin is scheme://host[:port] with no path, e.g. http://127.0.0.1:8000'),
+  origin: z
+    .string()
+    .max(300)
+    .regex(/^https?:\/\/[^/\s]+$/i, 'an origin is scheme://host[:port] with no path, e.g. http://127.0.0.1:8000')
+    .superRefine((origin, context) => {
+      // Written exactly as browsers report `location.origin`, so a site matches its pages.
+      const canonical = canonicalOrigin(origin);
+      if (canonical !== undefined && canonical !== origin) {
+        context.addIssue({ code: 'custom', message: `write it as the browser does: "${canonical}"` });
+      }
+    }),
   enabled: z.boolean().default(true),
   adapter: adapterIdSchema.default('auto'),
   rootProfileId: id.optional(),

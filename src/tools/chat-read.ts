@@ -82,7 +82,8 @@ function search(messages: NumberedMessage[], query: string): string {
     return `- #${entry.number} ${speaker(entry.message)}: ${snippet}`;
   });
   const more = hits.length > shown.length ? `\n(${hits.length - shown.length} more matches not shown; search for something narrower.)` : '';
-  return `${hits.length} messages contain "${query}":\n${shown.join('\n')}${more}\n\nRead a whole message with \`from\` set to its number and \`count\` 1.`;
+  const count = hits.length === 1 ? '1 message contains' : `${hits.length} messages contain`;
+  return `${count} "${query}":\n${shown.join('\n')}${more}\n\nRead a whole message with \`from\` set to its number and \`count\` 1.`;
 }
 
 /** `chat.read`: read or search the chat the reply is for. */

@@ -4,19 +4,28 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { chromium } from 'playwright-core';
+import puppeteer from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { browser as extensionBrowser } from 'wxt/browser';
 import { BRIDGE_FILE, PAGE_HOOK_FILE } from '../../src/extension/hook-registrations';
 import { CHROME_MANIFEST_KEY, GECKO_ID } from '../../src/extension/identity';
 import { listZipEntries, readZipEntry } from '../support/read-zip-entry';
+
+/** The extension API inside evaluate() callbacks, which run in the extension, not here. */
+declare const chrome: typeof extensionBrowser;
+declare const browser: typeof extensionBrowser;
 
 const runFile = promisify(execFile);
 const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 /** Runs the WXT command line into a scratch folder, so `.output/` stays the e2e tests' own. */
-async function wxt(args: string[], options: { outDir: string; store?: boolean }): Promise<void> {
+async function wxt(args: string[], options: { outDir: string }): Promise<void> {
   await runFile(path.join(repositoryRoot, 'node_modules/.bin/wxt'), args, {
     cwd: repositoryRoot,
-    env: { ...process.env, RETINUE_OUT_DIR: options.outDir, RETINUE_STORE: options.store ? '1' : '' },
+    env: { ...process.env, RETINUE_OUT_DIR: options.outDir, RETINUE_STORE: '' },
     maxBuffer: 16 * 1024 * 1024,
   });
 }
@@ -38,8 +47,12 @@ const storeDirectory = mkdtempSync(path.join(tmpdir(), 'retinue-store-'));
 beforeAll(async () => {
   await wxt(['build'], { outDir: buildDirectory });
   await wxt(['build', '-b', 'firefox', '--mv3'], { outDir: buildDirectory });
-  await wxt(['zip'], { outDir: storeDirectory, store: true });
-  await wxt(['zip', '-b', 'firefox', '--mv3'], { outDir: storeDirectory, store: true });
+  // `npm run zip` itself, so the test also proves the script marks its builds as store builds.
+  await runFile('npm', ['run', 'zip'], {
+    cwd: repositoryRoot,
+    env: { ...process.env, RETINUE_OUT_DIR: storeDirectory, RETINUE_STORE: '' },
+    maxBuffer: 16 * 1024 * 1024,
+  });
 }, 300_000);
 
 afterAll(() => {
@@ -107,7 +120,7 @@ describe('the Firefox build', () => {
   });
 });
 
-describe('the store zips', () => {
+describe('the store zips (npm run zip)', () => {
   const zipNamed = (suffix: string): string => {
     const name = readdirSync(storeDirectory).find((file) => file.endsWith(suffix));
     if (!name) throw new Error(`no zip ending in ${suffix} in ${readdirSync(storeDirectory).join(', ')}`);
@@ -129,5 +142,102 @@ describe('the store zips', () => {
     expect(manifest.browser_specific_settings).toMatchObject({ gecko: { id: GECKO_ID } });
     expect(manifest).not.toHaveProperty('key');
     expect(manifest.manifest_version).toBe(3);
+  });
+});
+
+/** A loopback page for the registration checks; closed after the tests. */
+async function servePage(): Promise<{ origin: string; close: () => Promise<void> }> {
+  const server = http.createServer((_request, response) => {
+    response.setHeader('content-type', 'text/html');
+    response.end('<!doctype html><title>chat</title><p>chat</p>');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { origin: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+interface RegisteredScript {
+  id: string;
+  matches?: string[];
+  world?: string;
+  runAt?: string;
+  persistAcrossSessions?: boolean;
+}
+
+/** Browsers start slowly on a busy machine; the checks wait for what they expect, up to this long. */
+const patience = { timeout: 30_000, interval: 200 };
+
+const summarize = (scripts: RegisteredScript[]) =>
+  scripts.map((script) => ({ id: script.id, matches: script.matches, world: script.world, runAt: script.runAt, persistAcrossSessions: script.persistAcrossSessions }));
+
+describe('the built extension registers the page hook from the settings', () => {
+  test('in Chromium: on for an enabled site (port included), with an ON badge; off again with the global switch', async () => {
+    const page = await servePage();
+    const profileDirectory = mkdtempSync(path.join(tmpdir(), 'retinue-chromium-'));
+    const extension = path.join(buildDirectory, 'chrome-mv3');
+    const context = await chromium.launchPersistentContext(profileDirectory, {
+      executablePath: '/usr/bin/chromium',
+      headless: false,
+      ignoreDefaultArgs: ['--disable-extensions'],
+      args: ['--headless=new', `--disable-extensions-except=${extension}`, `--load-extension=${extension}`, '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-sync'],
+    });
+    try {
+      const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
+      await worker.evaluate((origin) => chrome.storage.local.set({ settings: { version: 1, sites: [{ origin }] } }), page.origin);
+      const registered = () => worker.evaluate(() => chrome.scripting.getRegisteredContentScripts()) as Promise<RegisteredScript[]>;
+
+      await expect.poll(async () => summarize(await registered()), patience).toEqual([
+        { id: 'retinue-bridge', matches: [`${page.origin}/*`], world: 'ISOLATED', runAt: 'document_start', persistAcrossSessions: true },
+        { id: 'retinue-page-hook', matches: [`${page.origin}/*`], world: 'MAIN', runAt: 'document_start', persistAcrossSessions: true },
+      ]);
+      const tab = await context.newPage();
+      await tab.goto(`${page.origin}/`);
+      const badge = () =>
+        worker.evaluate(async (url) => {
+          const [found] = await chrome.tabs.query({ url });
+          return found?.id === undefined ? undefined : chrome.action.getBadgeText({ tabId: found.id });
+        }, `${page.origin}/`);
+      await expect.poll(badge, patience).toBe('ON');
+
+      await worker.evaluate(() => chrome.storage.local.set({ settings: { version: 1, enabled: false } }));
+      await expect.poll(registered, patience).toEqual([]);
+      await expect.poll(badge, patience).toBe('');
+    } finally {
+      await context.close();
+      await page.close();
+      rmSync(profileDirectory, { recursive: true, force: true });
+    }
+  });
+
+  test('in Firefox: on for an enabled site in the MAIN world (every port of the host), off again', async () => {
+    const page = await servePage();
+    const uuid = '6f0c8a52-3b1d-4c8e-9a57-2d4e6b7c8f90';
+    const firefox = await puppeteer.launch({
+      browser: 'firefox',
+      executablePath: '/usr/bin/firefox-esr',
+      headless: true,
+      args: ['--remote-allow-system-access'],
+      extraPrefsFirefox: { 'extensions.webextensions.uuids': JSON.stringify({ [GECKO_ID]: uuid }) },
+    });
+    try {
+      await firefox.installExtension(path.join(buildDirectory, 'firefox-mv3'));
+      const options = await firefox.newPage();
+      void options.goto(`moz-extension://${uuid}/options.html`).catch(() => undefined);
+      // Firefox never reports the load of an extension page, and url() stays about:blank: ask the page.
+      const location = () => options.evaluate(() => `${document.readyState} ${window.location.href}`).catch(() => 'between documents');
+      await expect.poll(location, patience).toBe(`complete moz-extension://${uuid}/options.html`);
+      await options.evaluate((origin) => browser.storage.local.set({ settings: { version: 1, sites: [{ origin }] } }), page.origin);
+      const registered = () => options.evaluate(() => browser.scripting.getRegisteredContentScripts()) as Promise<RegisteredScript[]>;
+
+      await expect.poll(async () => summarize(await registered()), patience).toEqual([
+        { id: 'retinue-bridge', matches: ['http://127.0.0.1/*'], world: 'ISOLATED', runAt: 'document_start', persistAcrossSessions: true },
+        { id: 'retinue-page-hook', matches: ['http://127.0.0.1/*'], world: 'MAIN', runAt: 'document_start', persistAcrossSessions: true },
+      ]);
+      await options.evaluate(() => browser.storage.local.set({ settings: { version: 1, enabled: false } }));
+      await expect.poll(registered, patience).toEqual([]);
+    } finally {
+      await firefox.close();
+      await page.close();
+    }
   });
 });

@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { CancelledError, ProviderError } from '../../../src/errors';
 import { createModelClient, type ModelClientOptions } from '../../../src/model/create-model-client';
@@ -17,7 +18,7 @@ afterEach(async () => {
 });
 
 function target(overrides: Partial<ModelTarget> = {}): ModelTarget {
-  return { label: "connection 'local'", baseURL: server.baseURL, apiKey: 'sk-secret-key-1234', model: 'scripted-model', ...overrides };
+  return { label: "connection 'local' · scripted-model", authAdvice: "check the API key of connection 'local' in Retinue's options", baseURL: server.baseURL, apiKey: 'sk-secret-key-1234', model: 'scripted-model', ...overrides };
 }
 
 const fastRetries: ModelClientOptions = { maxRetries: 2, baseDelayMs: 5, maxDelayMs: 20 };
@@ -88,6 +89,29 @@ describe('createModelClient against the scripted server', () => {
     expect(server.requests[0]?.body.tool_choice).toBe('auto');
   });
 
+  test('a target without an API key sends no Authorization header', async () => {
+    server.script(() => ({ content: 'Local servers need no key.' }));
+
+    const actual = await createModelClient(target({ apiKey: '' })).call({ messages: userMessage, signal: new AbortController().signal });
+
+    expect(actual.message.content).toBe('Local servers need no key.');
+    expect(server.requests[0]?.headers.authorization).toBeUndefined();
+  });
+
+  test('a custom fetch carries every call, as the page relay of the host binding does', async () => {
+    server.script(() => ({ content: 'Relayed.' }));
+    const relayed: string[] = [];
+    const relay: typeof globalThis.fetch = (input, init) => {
+      relayed.push(`${init?.method ?? 'GET'} ${String(input)}`);
+      return globalThis.fetch(input, init);
+    };
+
+    const actual = await createModelClient(target({ fetch: relay })).call({ messages: userMessage, signal: new AbortController().signal });
+
+    expect(actual.message.content).toBe('Relayed.');
+    expect(relayed).toEqual([`POST ${server.baseURL}/chat/completions`]);
+  });
+
   test('usage is zero when the provider sends none', async () => {
     server.script(() => ({ content: 'No usage here.', omitUsage: true }));
 
@@ -97,7 +121,7 @@ describe('createModelClient against the scripted server', () => {
   });
 
   test('429 with Retry-After waits at least that long, then succeeds', async () => {
-    server.queue(() => true, { fault: 'status', status: 429, retryAfter: 1 }, { content: 'Second time lucky.' });
+    server.queue(() => true, { fault: 'status', status: 429, retryAfter: 1, message: 'Key sk-secret-key-1234 is over its limit.' }, { content: 'Second time lucky.' });
     const retries: ModelCallRetry[] = [];
 
     const actual = await createModelClient(target(), { ...fastRetries, onRetry: (retry) => retries.push(retry) }).call({
@@ -111,6 +135,7 @@ describe('createModelClient against the scripted server', () => {
     // Measured on the server's own clock: from the 429 leaving to the retry arriving (timers may fire ~1 ms early).
     expect((second?.receivedAt ?? 0) - (first?.answeredAt ?? 0)).toBeGreaterThanOrEqual(995);
     expect(retries).toMatchObject([{ attempt: 1, delayMs: 1000, status: 429 }]);
+    expect(retries[0]?.reason).toBe('429: Key [api key] is over its limit.');
   });
 
   test('500 for ever ends in a ProviderError after the allowed tries', async () => {
@@ -121,7 +146,7 @@ describe('createModelClient against the scripted server', () => {
     expect(error).toBeInstanceOf(ProviderError);
     expect(error).toMatchObject({ code: 'provider-server-error', status: 500, fault: 'provider' });
     expect((error as ProviderError).message).toContain(`The model endpoint at ${server.baseURL}`);
-    expect((error as ProviderError).message).toContain('500 Internal Server Error 3 times');
+    expect((error as ProviderError).message).toContain('500 Internal Server Error (after 3 tries)');
     expect((error as ProviderError).message).toContain('The backend fell over.');
     expect(server.requests).toHaveLength(3);
   });
@@ -137,6 +162,16 @@ describe('createModelClient against the scripted server', () => {
     expect(message).toContain("check the API key of connection 'local' in Retinue's options");
     expect(message).not.toContain('sk-secret-key-1234');
     expect(server.requests).toHaveLength(1);
+  });
+
+  test('a refusal after a retried failure says on which try it came', async () => {
+    server.queue(() => true, { fault: 'status', status: 503 }, { fault: 'status', status: 401 });
+
+    const error = await failureOf(createModelClient(target(), fastRetries).call({ messages: userMessage, signal: new AbortController().signal }));
+
+    expect(error).toMatchObject({ code: 'provider-unauthorized', status: 401 });
+    expect((error as ProviderError).message).toContain('answered 401 Unauthorized (on try 2)');
+    expect(server.requests).toHaveLength(2);
   });
 
   test('a stream cut mid-way is retried as a whole call', async () => {
@@ -156,6 +191,16 @@ describe('createModelClient against the scripted server', () => {
     expect(actual.message.content).toBe('The whole answer.');
     expect(server.requests.map((request) => request.outcome)).toEqual(['cut', 'answered']);
     expect(retries[0]?.reason).toContain('stream broke off');
+  });
+
+  test('an endpoint that answers a stream request with plain JSON fails clearly instead of giving an empty turn', async () => {
+    server.script(() => ({ content: 'Not streamed.', ignoreStream: true }));
+
+    const error = await failureOf(createModelClient(target(), fastRetries).call({ messages: userMessage, signal: new AbortController().signal }));
+
+    expect(error).toMatchObject({ code: 'provider-protocol' });
+    expect((error as ProviderError).message).toContain('may not support streaming');
+    expect(server.requests).toHaveLength(1);
   });
 
   test('an endpoint nobody listens on fails as unreachable after the retries', async () => {
@@ -193,6 +238,16 @@ describe('createModelClient against the scripted server', () => {
     expect(error).toBeInstanceOf(CancelledError);
     expect((error as CancelledError).message).toContain('the user pressed Stop');
     expect(server.requests).toHaveLength(1);
+  });
+
+  test('many calls on one long-lived signal leave no abort listeners behind', async () => {
+    server.script(() => ({ content: 'ok' }));
+    const client = createModelClient(target());
+    const invocationSignal = new AbortController().signal;
+
+    for (let round = 0; round < 12; round += 1) await client.call({ messages: userMessage, signal: invocationSignal });
+
+    expect(getEventListeners(invocationSignal, 'abort')).toHaveLength(0);
   });
 
   test('never has more calls in flight than the target allows', async () => {

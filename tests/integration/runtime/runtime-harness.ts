@@ -69,8 +69,10 @@ export interface Harness {
   store: RunStore;
   runtime: AgentRuntime;
   progress: string[];
-  /** A new runtime over the same store (as after a service worker restart). */
-  newRuntime(): AgentRuntime;
+  /** A new runtime over the same store (as after a service worker restart), or over `store` when given. */
+  newRuntime(store?: RunStore): AgentRuntime;
+  /** Starts a run on `runtime` the way `start` does on the harness's own runtime. */
+  startOn(runtime: AgentRuntime, options?: Partial<StartRunOptions>): Promise<RunOutcome>;
   start(options?: Partial<StartRunOptions>): Promise<RunOutcome>;
   resolveModel(): ModelClient;
   journal(runId: string): Promise<JournalEvent[]>;
@@ -109,7 +111,9 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     runtime,
     progress,
     resolveModel,
-    newRuntime: () => createAgentRuntime(runtimeOptions),
+    newRuntime: (otherStore) => createAgentRuntime({ ...runtimeOptions, store: otherStore ?? store }),
+    startOn: (other, start = {}) =>
+      other.startRun({ origin: 'http://127.0.0.1:8000', adapter: 'openai-chat', snapshot, resolveModel, onProgress: (line) => progress.push(line), ...start }),
     start: (start = {}) =>
       runtime.startRun({ origin: 'http://127.0.0.1:8000', adapter: 'openai-chat', snapshot, resolveModel, onProgress: (line) => progress.push(line), ...start }),
     journal: (runId) => store.readJournal(runId),
@@ -145,3 +149,25 @@ export function requestsOf(server: ScriptedModelServer, marker: string): Scripte
 export const isRoot = (request: ScriptedRequest): boolean => request.systemText.includes(MARKER.root);
 export const isCritic = (request: ScriptedRequest): boolean => request.systemText.includes(MARKER.critic);
 export const isChecker = (request: ScriptedRequest): boolean => request.systemText.includes(MARKER.checker);
+
+/**
+ * A store that, from the write `freezesAfter` picks on, never answers again: the runtime using it
+ * is as dead as a service worker the browser killed mid-step, and its records stay as they were.
+ */
+export function freezingStore(store: RunStore, freezesAfter: (method: string, argument: unknown) => boolean): RunStore {
+  let frozen = false;
+  return new Proxy(store, {
+    get(target, property, receiver) {
+      const value: unknown = Reflect.get(target, property, receiver);
+      if (typeof value !== 'function') return value;
+      const method = (value as (...args: unknown[]) => unknown).bind(target);
+      if (property === 'onJournalAppended' || property === 'close') return method;
+      return async (...args: unknown[]) => {
+        if (frozen) return new Promise(() => undefined);
+        const result: unknown = await method(...args);
+        if (freezesAfter(String(property), args[0])) frozen = true;
+        return result;
+      };
+    },
+  });
+}
