@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server';
 import { launchChromiumWithExtension, type ChromiumWithExtension } from './support/chromium';
 import { waitUntil } from './support/evaluating-handle';
 import { saveScreenshot } from './support/screenshots';
@@ -29,8 +30,10 @@ interface StoredSettings {
 
 let chromium: ChromiumWithExtension;
 let options: Page;
+let model: ScriptedModelServer;
 
 beforeAll(async () => {
+  model = await startScriptedModelServer({ models: ['qwen3-8b', 'scripted-model'] });
   chromium = await launchChromiumWithExtension();
   options = await chromium.openExtensionPage('options.html');
   await options.setViewportSize({ width: 1000, height: 900 });
@@ -38,6 +41,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await chromium?.close();
+  await model?.close();
 });
 
 describe('Chromium: the options page', () => {
@@ -73,6 +77,27 @@ describe('Chromium: the options page', () => {
       { description: 'the edited profile in storage' },
     );
     expect(stored.profiles[0]).toMatchObject({ id: 'lore-keeper', name: 'Lore master', budget: { maxRounds: 4 } });
+  });
+
+  test('adds a connection and tests it: the endpoint lists its models', async () => {
+    await options.getByRole('button', { name: 'Add a connection' }).click();
+    const form = options.getByRole('form', { name: 'New connection' });
+    await form.getByLabel('Id').fill('scripted');
+    await form.getByLabel('Base URL').fill(model.baseURL);
+    await form.getByLabel('Default model').fill('scripted-model');
+    await form.getByRole('button', { name: 'Test' }).click();
+    await form.getByText('The endpoint answered with 2 models:').waitFor();
+    expect(await form.locator('.model-list code').allTextContents()).toEqual(['qwen3-8b', 'scripted-model']);
+
+    await form.getByRole('button', { name: 'Save' }).click();
+    const stored = await waitUntil(
+      async () => {
+        const settings = (await readStorage(options, 'settings')) as { connections: Array<{ id: string; baseURL: string }> };
+        return settings.connections.some((connection) => connection.id === 'scripted') ? settings : undefined;
+      },
+      { description: 'the new connection in storage' },
+    );
+    expect(stored.connections.map((connection) => connection.id)).toEqual(['local', 'scripted']);
   });
 
   test('looks right in light and dark', async () => {
