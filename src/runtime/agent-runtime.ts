@@ -29,6 +29,8 @@ export interface StartRunOptions {
   signal?: AbortSignal;
   /** Short progress lines for the page, e.g. `scene-critic · Critique — started`. */
   onProgress?: (line: string) => void;
+  /** Told once the run is stored, before the root's first turn (the page bridge needs the id to reconnect). */
+  onRunCreated?: (run: AgentRun) => void;
 }
 
 export interface ResumeRunOptions {
