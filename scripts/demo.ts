@@ -19,9 +19,9 @@ import { scriptDelegatingRoot } from '../tests/e2e/support/delegating-root-scrip
 import { waitUntil } from '../tests/e2e/support/evaluating-handle';
 import { readFixtureState, waitForFixtureReady } from '../tests/e2e/support/fixture-pages';
 import { startFixtureServer, type FixtureServer } from '../tests/e2e/support/fixture-server';
-import { coversOrigin, readRegisteredContentScripts } from '../tests/e2e/support/registrations';
 import { saveScreenshot } from '../tests/e2e/support/screenshots';
-import { readRunStore, writeSettings } from '../tests/e2e/support/settings';
+import { readRunStore } from '../tests/e2e/support/settings';
+import { switchSitesOn } from '../tests/e2e/support/site-setup';
 import { formatTaskTable } from './demo/task-table';
 
 const demoOutputDirectory = path.join(repositoryRoot, 'test-output', 'demo');
@@ -111,18 +111,13 @@ async function main(): Promise<void> {
 /** Writes the settings document that switches Retinue on for the demo page, and waits for the page hook. */
 async function switchRetinueOn(chromium: ChromiumWithExtension, fixtures: FixtureServer): Promise<void> {
   const options = await chromium.openExtensionPage('options.html');
-  await writeSettings(options, {
-    version: 1,
-    sites: [{ origin: fixtures.origins.primary, enabled: true, adapter: 'openai-chat' }],
-  });
-  await options.close();
+  const origin = fixtures.origins.primary;
   try {
-    await waitUntil(
-      async () => (await readRegisteredContentScripts(chromium.serviceWorker)).filter((script) => coversOrigin(script, fixtures.origins.primary)).length >= 2,
-      { description: 'the page hook to be registered for the demo page', timeoutMs: 10_000 },
-    );
+    await switchSitesOn(options, [origin], { sites: [{ origin, enabled: true, adapter: 'openai-chat' }] });
   } catch {
     console.warn('Warning: the page hook was not registered for the demo page; the chat will go straight to the model.');
+  } finally {
+    await options.close();
   }
 }
 
@@ -147,6 +142,9 @@ async function runOneTurnHeadless(options: { chromium: ChromiumWithExtension; pa
   await extensionPage.close();
 
   await sidePanel.reload();
+  await sidePanel.waitForLoadState('load');
+  // Best effort: open the first delegated task so the shot shows a result capsule.
+  await sidePanel.locator('[aria-expanded="false"]').first().click({ timeout: 3_000 }).catch(() => undefined);
   await sidePanel.waitForTimeout(1_000);
   const pageShot = await saveScreenshot(page, 'demo-page', demoOutputDirectory);
   const panelShot = await saveScreenshot(sidePanel, 'demo-side-panel', demoOutputDirectory);

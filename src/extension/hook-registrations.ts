@@ -102,7 +102,7 @@ export async function applySiteRegistrations(
   settings: Pick<Settings, 'enabled' | 'sites'>,
   options: { api?: RegistrationBrowser; browserName?: BrowserName } = {},
 ): Promise<SiteRegistrationPlan> {
-  const api = options.api ?? (browser as unknown as RegistrationBrowser);
+  const api: RegistrationBrowser = options.api ?? browser;
   const browserName = options.browserName ?? currentBrowserName();
   const switchedOn = settings.enabled ? settings.sites.filter((site) => site.enabled) : [];
   const permitted = new Set<string>();

@@ -38,7 +38,7 @@ export async function switchSite(
     );
   }
   if (enabled && !isUpFrontOrigin(origin)) {
-    const api = options.api ?? (browser as unknown as SiteSwitchBrowser);
+    const api: SiteSwitchBrowser = options.api ?? browser;
     const pattern = originMatchPattern(origin, options.browserName ?? currentBrowserName());
     let granted: boolean;
     try {

@@ -2,7 +2,7 @@ import OpenAI from 'openai';
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import { cancelledBy, createConcurrencyLimiter, type ConcurrencyLimiter } from './concurrency-limiter';
 import type { ModelCallRequest, ModelCallResult, ModelCallRetry, ModelClient, ModelTarget } from './model-client';
-import { providerErrorFor } from './provider-errors';
+import { providerErrorFor, redact } from './provider-errors';
 import { classifyFailure, DEFAULT_RETRY_TIMING, retryDelayMs, type AttemptFailure, type RetryTiming } from './retry-policy';
 import { StreamAssembler } from './stream-assembler';
 
@@ -55,16 +55,23 @@ export function createModelClient(target: ModelTarget, options: ModelClientOptio
     const attemptController = new AbortController();
     const forwardAbort = () => attemptController.abort(request.signal.reason);
     request.signal.addEventListener('abort', forwardAbort, { once: true });
+    if (request.signal.aborted) forwardAbort();
     try {
       const stream = await sdk.chat.completions.create(requestBody(target, request), { signal: attemptController.signal });
       duringStream = true;
       const assembler = new StreamAssembler();
+      let chunkCount = 0;
       for await (const chunk of stream) {
+        chunkCount += 1;
         const text = assembler.add(chunk);
         if (text) request.onTextDelta?.(text);
       }
       // The SDK ends the iteration quietly when the request is aborted.
       if (request.signal.aborted) return { ok: false, failure: { kind: 'aborted' } };
+      if (chunkCount === 0) {
+        const detail = 'its answer held no stream events; the endpoint may not support streaming (`stream: true`)';
+        return { ok: false, failure: { kind: 'protocol', retryable: false, detail } };
+      }
       const turn = assembler.finish();
       const result: ModelCallResult = { message: turn.message, finishReason: turn.finishReason, usage: turn.usage };
       if (turn.reasoning) result.reasoning = turn.reasoning;
@@ -97,7 +104,7 @@ export function createModelClient(target: ModelTarget, options: ModelClientOptio
         const retry: ModelCallRetry = {
           attempt: attemptNumber,
           delayMs: retryDelayMs(attemptNumber, failure, timing),
-          reason: describeFailure(failure),
+          reason: redact(describeFailure(failure), target),
           ...(failure.kind === 'status' ? { status: failure.status } : {}),
         };
         options.onRetry?.(retry);
@@ -126,6 +133,7 @@ function requestBody(target: ModelTarget, request: ModelCallRequest): ChatComple
 function describeFailure(failure: Exclude<AttemptFailure, { kind: 'aborted' }>): string {
   if (failure.kind === 'status') return `${failure.status}: ${failure.providerMessage}`;
   if (failure.kind === 'stream-broken') return `stream broke off: ${failure.detail}`;
+  if (failure.kind === 'protocol') return failure.detail;
   return `unreachable: ${failure.detail}`;
 }
 

@@ -12,6 +12,11 @@ export interface ModelResolverOptions {
   host: ModelTarget;
   /** Retry timing and retry notices for every client. */
   clientOptions?: Omit<ModelClientOptions, 'limiter'>;
+  /**
+   * Limiters by connection id. Give every resolver the same map (the background makes one resolver
+   * per run) so that parallel runs respect each connection's `maxConcurrency` together.
+   */
+  connectionLimiters?: Map<string, ConcurrencyLimiter>;
 }
 
 /**
@@ -26,7 +31,7 @@ export interface ModelResolverOptions {
  */
 export function createModelResolver(options: ModelResolverOptions): ModelResolver {
   const clients = new Map<string, ModelClient>();
-  const limiters = new Map<string, ConcurrencyLimiter>();
+  const limiters = options.connectionLimiters ?? new Map<string, ConcurrencyLimiter>();
 
   function hostClient(): ModelClient {
     const key = 'host';

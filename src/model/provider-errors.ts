@@ -41,6 +41,12 @@ export function providerErrorFor(target: ModelTarget, failure: Exclude<AttemptFa
       redact(`${endpoint} broke off its streamed answer${afterTries} (${failure.detail}): check the server's health or its logs, then try again.`, target),
     );
   }
+  if (failure.kind === 'protocol') {
+    return new ProviderError(
+      'provider-protocol',
+      redact(`${endpoint} did not answer as an OpenAI-compatible chat-completions endpoint: ${failure.detail}. Check the base URL and the server's settings.`, target),
+    );
+  }
   const status = failure.status;
   const said = failure.providerMessage ? ` ("${truncate(failure.providerMessage)}")` : '';
   const answered = `${endpoint} answered ${status} ${STATUS_TEXT[status] ?? ''}`.trimEnd() + `${tries}${said}`;
@@ -67,6 +73,6 @@ function truncate(text: string): string {
 }
 
 /** Removes the API key from text, in case a provider echoes it back. */
-function redact(text: string, target: ModelTarget): string {
+export function redact(text: string, target: ModelTarget): string {
   return target.apiKey.length >= 4 ? text.split(target.apiKey).join('[api key]') : text;
 }

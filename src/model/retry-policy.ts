@@ -5,6 +5,8 @@ export type AttemptFailure =
   | { kind: 'status'; status: number; retryable: boolean; retryAfterMs?: number; providerMessage: string }
   | { kind: 'network'; retryable: true; detail: string }
   | { kind: 'stream-broken'; retryable: true; detail: string }
+  /** The endpoint answered, but not in the streamed chat-completions protocol; trying again cannot help. */
+  | { kind: 'protocol'; retryable: false; detail: string }
   | { kind: 'aborted' };
 
 export interface RetryTiming {

@@ -30,7 +30,7 @@ export async function endTask(session: RunSession, taskId: string, invocation: A
   if (invocation) {
     const ended: AgentInvocation = { ...invocation, status: end.status, endedAt: now, ...(error ? { error } : {}) };
     await session.store.putInvocation(ended);
-    await session.journal.record('invocation-end', {
+    session.journal.note('invocation-end', {
       invocationId: ended.id,
       taskId,
       data: { status: end.status, usage: ended.usage, ...(error ? { error } : {}) },
@@ -45,7 +45,7 @@ export async function endTask(session: RunSession, taskId: string, invocation: A
     ...(error ? { error } : {}),
   };
   await session.saveTask(finished);
-  await session.journal.record('task-end', {
+  session.journal.note('task-end', {
     invocationId: task.parentInvocationId,
     taskId,
     data: { status: end.status, resultStatus: finished.resultStatus, workspaceKey: task.workspaceKey, usage: finished.usage, ...(error ? { error } : {}) },
@@ -77,11 +77,11 @@ export async function runChildTask(session: RunSession, taskId: string, signal: 
       return;
     }
     await session.saveTask({ ...task, status: 'running', startedAt: task.startedAt ?? session.now() });
-    await session.journal.record('task-start', { invocationId: task.parentInvocationId, taskId, data: { workspaceKey: task.workspaceKey, agentId: task.targetProfileId } });
+    session.journal.note('task-start', { invocationId: task.parentInvocationId, taskId, data: { workspaceKey: task.workspaceKey, agentId: task.targetProfileId } });
     session.reportProgress(`${task.workspaceKey} · ${task.task.title} — started`);
     invocation = { ...invocation, status: 'running' };
     await session.store.putInvocation(invocation);
-    await session.journal.record('invocation-start', { invocationId: invocation.id, taskId, data: { profileId: invocation.profileId, kind: 'subagent' } });
+    session.journal.note('invocation-start', { invocationId: invocation.id, taskId, data: { profileId: invocation.profileId, kind: 'subagent' } });
     const profile = session.profile(task.targetProfileId);
     const driver: InvocationDriver = {
       session,

@@ -2,7 +2,7 @@ import { CancelledError, HostContractError } from '../errors';
 import { promptSnapshotSchema, type PromptSnapshot } from '../hosts/prompt-snapshot';
 import type { AgentInvocation } from '../records/invocation';
 import type { AgentRun } from '../records/run';
-import { emptyUsage } from '../records/usage';
+import { addUsage, emptyUsage } from '../records/usage';
 import { PROMPT_SNAPSHOT_PATH } from '../workspace/layout';
 import type { AgentRuntime, AgentRuntimeOptions, RunOutcome } from './agent-runtime';
 import { profileBudget } from './budget';
@@ -63,7 +63,12 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
 
   return {
     async startRun(start) {
-      const snapshot = promptSnapshotSchema.parse(start.snapshot);
+      const parsed = promptSnapshotSchema.safeParse(start.snapshot);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        throw new HostContractError('snapshot-invalid', `The chat turn to run is not a valid request: ${issue?.path.join('.') || 'body'}: ${issue?.message ?? 'invalid'}.`);
+      }
+      const snapshot = parsed.data;
       const now = environment.now();
       const runId = environment.newId();
       const rootId = environment.newId();
@@ -115,7 +120,10 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
       const root = await store.getInvocation(run.rootInvocationId);
       if (!root) throw new HostContractError('invocation-missing', `Run ${runId} has no root invocation in the store.`);
       const tasks = await store.listTasks(runId);
-      const session = createSession(environment, { run, snapshot, tasks, resolveModel: resume.resolveModel, onProgress: resume.onProgress });
+      // The run's usage is saved at its end; until then each invocation's, saved every round, is the truth.
+      const invocations = await store.listInvocations(runId);
+      const usage = invocations.reduce((total, invocation) => addUsage(total, invocation.usage), emptyUsage());
+      const session = createSession(environment, { run: { ...run, usage }, snapshot, tasks, resolveModel: resume.resolveModel, onProgress: resume.onProgress });
       await session.journal.record('run-resume', { invocationId: root.id, data: { tasks: tasks.length } });
       // Tasks that were running go first, so they keep their slots; queued ones follow in order.
       const unfinished = tasks.filter((task) => task.status === 'running' || task.status === 'queued');

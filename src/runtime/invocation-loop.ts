@@ -1,5 +1,5 @@
 import type { ChatCompletionAssistantMessageParam } from 'openai/resources/chat/completions';
-import { ModelBehaviorError } from '../errors';
+import { ModelBehaviorError, ProviderError } from '../errors';
 import { toolCallsOf } from '../model/tool-protocol';
 import type { InvocationEnding } from '../tools/tool-definition';
 import { firstMetStopCondition } from './budget';
@@ -71,10 +71,24 @@ async function resolveWrapUpAnswer(
   throw new ModelBehaviorError('wrap-up-failed', 'The agent reached its budget and gave no usable result in its last call.');
 }
 
-/** One last call after the cap: a child may only call `task_return`, the root gets no tools. */
+/** Whether a provider refused the request itself (as some do a forced tool choice). */
+function refusedRequest(error: unknown): boolean {
+  return error instanceof ProviderError && (error.status === 400 || error.status === 422);
+}
+
+/**
+ * One last call after the cap: a child may only call `task_return` (or, where the provider
+ * refuses to be made to call one, gets no tools and answers in text); the root gets no tools.
+ */
 async function forcedWrapUp(driver: InvocationDriver, instructionStored: boolean): Promise<InvocationEnding> {
   if (!instructionStored) await appendAndSave(driver, { role: 'user', content: wrapUpInstruction(driver) });
-  const message = await runModelTurn(driver, prepareWrapUp(driver));
+  let message: ChatCompletionAssistantMessageParam;
+  try {
+    message = await runModelTurn(driver, prepareWrapUp(driver));
+  } catch (error) {
+    if (driver.policy.exitPolicy === 'runFinishAllowed' || !refusedRequest(error) || driver.signal.aborted) throw error;
+    message = await runModelTurn(driver, {});
+  }
   return resolveWrapUpAnswer(driver, message, 0);
 }
 

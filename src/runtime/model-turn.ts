@@ -19,7 +19,7 @@ export async function runModelTurn(driver: InvocationDriver, prepared: PreparedT
   const { session, model } = driver;
   const round = driver.invocation.usage.rounds + 1;
   const ids = journalIds(driver);
-  await session.journal.record('model-call-start', {
+  session.journal.note('model-call-start', {
     ...ids,
     data: { round, model: model.label, tools: (prepared.tools ?? []).map((tool) => (tool.type === 'function' ? tool.function.name : tool.type)) },
   });
@@ -32,14 +32,12 @@ export async function runModelTurn(driver: InvocationDriver, prepared: PreparedT
       sampling: driver.sampling,
       signal: driver.signal,
       onRetry: (retry) => {
-        session.journal
-          .record('model-call-retry', { ...ids, data: { round, attempt: retry.attempt, delayMs: retry.delayMs, reason: retry.reason, status: retry.status } })
-          .catch((error: unknown) => session.failFast(error instanceof RetinueError ? error : abortReason(session.signal)));
+        session.journal.note('model-call-retry', { ...ids, data: { round, attempt: retry.attempt, delayMs: retry.delayMs, reason: retry.reason, status: retry.status } });
       },
     });
   } catch (error) {
     const reason = driver.signal.aborted ? abortReason(driver.signal) : error;
-    await session.journal.record('model-call-end', { ...ids, data: { round, ok: false, error: errorData(reason) } });
+    session.journal.note('model-call-end', { ...ids, data: { round, ok: false, error: errorData(reason) } });
     throw reason;
   }
   const usage = {
@@ -51,7 +49,7 @@ export async function runModelTurn(driver: InvocationDriver, prepared: PreparedT
   driver.invocation = { ...driver.invocation, usage: addUsage(driver.invocation.usage, usage) };
   session.addUsage(usage);
   await appendAndSave(driver, result.message);
-  await session.journal.record('model-call-end', {
+  session.journal.note('model-call-end', {
     ...ids,
     data: {
       round,

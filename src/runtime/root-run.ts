@@ -37,21 +37,28 @@ async function endRootInvocation(
 ): Promise<AgentInvocation> {
   const ended: AgentInvocation = { ...invocation, status, endedAt: session.now(), ...(error ? { error: error.toJSON() } : {}) };
   await session.store.putInvocation(ended);
-  await session.journal.record('invocation-end', { invocationId: ended.id, data: { status, usage: ended.usage, ...(error ? { error: error.toJSON() } : {}) } });
+  session.journal.note('invocation-end', { invocationId: ended.id, data: { status, usage: ended.usage, ...(error ? { error: error.toJSON() } : {}) } });
   return ended;
 }
 
-async function endRun(session: RunSession, status: RunStatus, result: { reply?: string; error?: RetinueError }): Promise<RunOutcome> {
+async function endRun(session: RunSession, wanted: RunStatus, result: { reply?: string; error?: RetinueError }): Promise<RunOutcome> {
+  // Every step's journal event is stored before the run's end; a journal that failed fails the run.
+  const journalFailure = await session.journal.flush().then(
+    () => undefined,
+    (error: unknown) => asRetinueError(error),
+  );
+  const status: RunStatus = journalFailure && wanted === 'completed' ? 'failed' : wanted;
+  const error = status === 'completed' ? undefined : (result.error ?? journalFailure);
   const run: AgentRun = {
     ...session.run,
     status,
     endedAt: session.now(),
-    ...(result.reply !== undefined ? { reply: result.reply } : {}),
-    ...(result.error ? { error: result.error.toJSON() } : {}),
+    ...(status === 'completed' && result.reply !== undefined ? { reply: result.reply } : {}),
+    ...(error ? { error: error.toJSON() } : {}),
   };
   session.run = run;
   await session.store.putRun(run);
-  await session.journal.record('run-end', { data: { status, usage: run.usage, ...(result.error ? { error: result.error.toJSON() } : {}) } });
+  if (!journalFailure) await session.journal.record('run-end', { data: { status, usage: run.usage, ...(error ? { error: error.toJSON() } : {}) } });
   return { run, reply: status === 'completed' ? (result.reply ?? '') : '' };
 }
 
@@ -72,7 +79,7 @@ export async function runRoot(session: RunSession, rootInvocation: AgentInvocati
     const policy = rootPolicy(profile);
     invocation = { ...invocation, status: 'running' };
     await session.store.putInvocation(invocation);
-    await session.journal.record('invocation-start', { invocationId: invocation.id, data: { profileId: profile.id, kind: 'root' } });
+    session.journal.note('invocation-start', { invocationId: invocation.id, data: { profileId: profile.id, kind: 'root' } });
     const driver: InvocationDriver = {
       session,
       invocation,
@@ -101,11 +108,12 @@ export async function runRoot(session: RunSession, rootInvocation: AgentInvocati
       return suspendedOutcome(session);
     }
     const reason = session.signal.aborted ? abortReason(session.signal) : asRetinueError(error);
-    if (!session.signal.aborted) session.controller.abort(reason);
     const status = reason.fault === 'cancelled' ? 'cancelled' : 'failed';
+    const childrenReason = status === 'cancelled' ? reason.message : 'The run failed before this task finished.';
+    if (!session.signal.aborted) session.controller.abort(new CancelledError(childrenReason));
     try {
       if (invocation.status === 'running' || invocation.status === 'created') await endRootInvocation(session, invocation, status, reason);
-      await endUnfinishedChildren(session, status === 'cancelled' ? 'The run was cancelled.' : 'The run failed before this task finished.');
+      await endUnfinishedChildren(session, childrenReason);
     } catch {
       // The run's end is recorded below; a store that fails here fails there too, and says so.
     }

@@ -57,7 +57,7 @@ export class RunSession {
     this.resolveModel = options.resolveModel;
     this.progress = options.onProgress;
     this.workspace = new RunWorkspace({ store: this.store, runId: options.run.id, now: options.environment.now });
-    this.journal = new RunJournal(this.store, options.run.id, options.environment.now);
+    this.journal = new RunJournal(this.store, options.run.id, options.environment.now, (error) => this.failFast(error));
     for (const task of options.tasks) this.tasks.set(task.id, task);
     this.scheduler = new TaskScheduler({
       maxRunning: options.environment.defaults.maxRunningChildren,

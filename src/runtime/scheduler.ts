@@ -1,5 +1,4 @@
-import { childAbortController } from './run-signals';
-import { TaskTimeoutError } from './run-signals';
+import { childAbortController, TaskTimeoutError } from './run-signals';
 
 export interface TaskSchedulerOptions {
   /** Children running at once in this run (`defaults.maxRunningChildren`). */

@@ -101,7 +101,7 @@ export async function createTask(input: CreateTaskInput): Promise<AgentTaskRecor
   };
   await session.store.putInvocation(child);
   await session.saveTask(task);
-  await session.journal.record('task-queued', {
+  session.journal.note('task-queued', {
     invocationId: caller.id,
     taskId: task.id,
     data: { agentId: target.id, workspaceKey, title: request.task.title, budget },

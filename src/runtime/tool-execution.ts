@@ -59,7 +59,7 @@ export async function executeToolCalls(
       await appendAndSave(driver, toolResultMessage(call.id, `Not run: your work already ended earlier in this turn.`));
       continue;
     }
-    await driver.session.journal.record('tool-call-start', { ...ids, data: { tool: toCanonicalToolName(call.name), callId: call.id, replay: answered } });
+    driver.session.journal.note('tool-call-start', { ...ids, data: { tool: toCanonicalToolName(call.name), callId: call.id, replay: answered } });
     const result = await dispatchToolCall({
       call,
       surface,
@@ -73,7 +73,7 @@ export async function executeToolCalls(
       const content = announcement ? `${result.content}\n\n${announcement}` : result.content;
       await appendAndSave(driver, toolResultMessage(call.id, content));
     }
-    await driver.session.journal.record('tool-call-end', {
+    driver.session.journal.note('tool-call-end', {
       ...ids,
       data: { tool: result.toolName, callId: call.id, ok: result.problem === undefined, error: result.problem, counted: result.counts },
     });

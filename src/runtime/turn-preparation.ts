@@ -13,9 +13,18 @@ export interface PreparedTurn {
   toolChoice?: ChatCompletionToolChoiceOption;
 }
 
-/** Provider tool definitions for a tool surface, in its order. */
+const definitionCache = new Map<ToolName, ChatCompletionTool>();
+
+/** Provider tool definitions for a tool surface, in its order (each converted from zod once). */
 export function toolDefinitions(names: readonly ToolName[]): ChatCompletionTool[] {
-  return names.map((name) => toToolDefinition(toolRegistry[name]));
+  return names.map((name) => {
+    let definition = definitionCache.get(name);
+    if (!definition) {
+      definition = toToolDefinition(toolRegistry[name]);
+      definitionCache.set(name, definition);
+    }
+    return definition;
+  });
 }
 
 /** An ordinary round: the invocation's fixed tool surface, the model free to choose. */

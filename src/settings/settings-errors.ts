@@ -80,6 +80,7 @@ function describeZodIssue(zodIssue: ZodIssue, given: unknown): string {
       return `${describeValue(given)} does not match any accepted form; check it against docs/settings.md.`;
     }
     case 'too_small':
+      if (zodIssue.origin === 'string' && Number(zodIssue.minimum) === 1) return 'is empty; write something here.';
       return `${describeValue(given)} is too small: ${limitText('at least', zodIssue.origin, zodIssue.minimum)}.`;
     case 'too_big':
       return `${describeValue(given)} is too big: ${limitText('at most', zodIssue.origin, zodIssue.maximum)}.`;

@@ -3,9 +3,23 @@ import { ModelBehaviorError } from '../errors';
 import { taskBriefSchema } from '../records/task';
 import { defineTool } from './tool-definition';
 
+/** The most characters a task brief may take (its JSON), so one delegation cannot flood a child. */
+export const TASK_BRIEF_MAX_CHARS = 40_000;
+
 export const agentDelegateParameters = z.strictObject({
   agentId: z.string().min(1).max(64).describe('Id of the agent to ask, as agent_list shows it.'),
-  task: taskBriefSchema.describe(
+  task: taskBriefSchema
+    .check((context) => {
+      const size = JSON.stringify(context.value).length;
+      if (size > TASK_BRIEF_MAX_CHARS) {
+        context.issues.push({
+          code: 'custom',
+          input: context.value,
+          message: `the task is ${size} characters long; keep it under ${TASK_BRIEF_MAX_CHARS} and put long material in a workspace file (e.g. summaries/brief.md) the agent can read from summaries/parent/`,
+        });
+      }
+    })
+    .describe(
     'What to do: a short `title`, the `objective`, any `context` the agent needs (text or an object) and the `expectedOutput` you want back.',
   ),
   budget: z

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineTool } from './tool-definition';
 
 export const workspaceListParameters = z.strictObject({
-  path: z.string().max(512).optional().describe('A folder to list, e.g. `summaries/`; leave out to list everything you can see.'),
+  path: z.string().max(512).optional().describe('A folder to list, e.g. `summaries/`; leave out to list the top of your workspace.'),
 });
 
 /** `workspace.list`: the files and folders the caller can see. */

@@ -22,10 +22,10 @@ const runFile = promisify(execFile);
 const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 /** Runs the WXT command line into a scratch folder, so `.output/` stays the e2e tests' own. */
-async function wxt(args: string[], options: { outDir: string; store?: boolean }): Promise<void> {
+async function wxt(args: string[], options: { outDir: string }): Promise<void> {
   await runFile(path.join(repositoryRoot, 'node_modules/.bin/wxt'), args, {
     cwd: repositoryRoot,
-    env: { ...process.env, RETINUE_OUT_DIR: options.outDir, RETINUE_STORE: options.store ? '1' : '' },
+    env: { ...process.env, RETINUE_OUT_DIR: options.outDir, RETINUE_STORE: '' },
     maxBuffer: 16 * 1024 * 1024,
   });
 }
@@ -47,8 +47,12 @@ const storeDirectory = mkdtempSync(path.join(tmpdir(), 'retinue-store-'));
 beforeAll(async () => {
   await wxt(['build'], { outDir: buildDirectory });
   await wxt(['build', '-b', 'firefox', '--mv3'], { outDir: buildDirectory });
-  await wxt(['zip'], { outDir: storeDirectory, store: true });
-  await wxt(['zip', '-b', 'firefox', '--mv3'], { outDir: storeDirectory, store: true });
+  // `npm run zip` itself, so the test also proves the script marks its builds as store builds.
+  await runFile('npm', ['run', 'zip'], {
+    cwd: repositoryRoot,
+    env: { ...process.env, RETINUE_OUT_DIR: storeDirectory, RETINUE_STORE: '' },
+    maxBuffer: 16 * 1024 * 1024,
+  });
 }, 300_000);
 
 afterAll(() => {
@@ -116,7 +120,7 @@ describe('the Firefox build', () => {
   });
 });
 
-describe('the store zips', () => {
+describe('the store zips (npm run zip)', () => {
   const zipNamed = (suffix: string): string => {
     const name = readdirSync(storeDirectory).find((file) => file.endsWith(suffix));
     if (!name) throw new Error(`no zip ending in ${suffix} in ${readdirSync(storeDirectory).join(', ')}`);

@@ -4,15 +4,16 @@ import { startScriptedModelServer, type ScriptedModelServer } from '../support/s
 import { launchChromiumWithExtension, type ChromiumWithExtension } from './support/chromium';
 import { launchFirefoxWithExtension, type FirefoxWithExtension } from './support/firefox';
 import { startFixtureServer, type FixtureServer } from './support/fixture-server';
-import { readFixtureState, sendFixtureMessage, startFixtureMessage, stopFixtureGeneration, waitForFixtureReady, waitForFixtureStatus } from './support/fixture-pages';
+import { sendFixtureMessage, stopFixtureGeneration, waitForFixtureReady } from './support/fixture-pages';
 import { readRunStore, readStorage, writeSettings } from './support/settings';
 import { coversOrigin, readRegisteredContentScripts, waitForRegisteredContentScripts } from './support/registrations';
 import { saveScreenshot } from './support/screenshots';
+import { switchSitesOn } from './support/site-setup';
 
 /**
- * The harness itself: the built extension loads in both browsers, its pages open, settings written
- * through the harness read back, and the fixture chat pages work on their own (no site is switched
- * on here, so Retinue stays out of their way).
+ * The harness itself: the built extension loads in both browsers under its fixed ids, its pages
+ * open, settings written through the harness read back, and a site switched on gets the page hook.
+ * (The fixture pages on their own are checked in fixture-pages.test.ts.)
  */
 
 const settingsDocument = {
@@ -88,119 +89,11 @@ describe('Chromium', () => {
     expect(chromium.serviceWorkerRestarts).toBe(1);
   });
 
-  test('the OpenAI-style page gets a streamed reply with reasoning straight from the model server', async () => {
-    model.reset();
-    model.script(() => ({ content: 'Streamed hello from the model.', reasoning: 'Thinking it over.' }));
-    const page = await chromium.context.newPage();
-    await page.goto(fixtures.pageUrl('/openai-chat/', { system: 'You are terse.' }));
-    await waitForFixtureReady(page);
-    const turn = await sendFixtureMessage(page, 'Hello there');
-    expect(turn).toMatchObject({ status: 'done', reply: 'Streamed hello from the model.', reasoning: 'Thinking it over.', streamed: true });
-    expect(await page.locator('.message.assistant .content').last().textContent()).toBe('Streamed hello from the model.');
-    expect(model.requests.map((request) => request.lastMessageText)).toEqual(['Hello there']);
-    expect(model.requests[0]?.systemText).toBe('You are terse.');
-    const ping = fixtures.requests.find((request) => request.url === '/api/ping?from=openai-chat');
-    expect(ping?.headers['x-fixture-check']).toBe('pass-through');
-    await saveScreenshot(page, 'harness-chromium-openai-chat');
-    await page.close();
-  });
-
-  test('the OpenAI-style page reads a JSON reply, and a Request-object fetch with a Headers object', async () => {
-    model.reset();
-    model.script(() => ({ content: 'A JSON answer.' }));
-    const page = await chromium.context.newPage();
-    await page.goto(fixtures.pageUrl('/openai-chat/', { stream: '0', input: 'request', headers: 'headers', key: 'sk-fixture' }));
-    await waitForFixtureReady(page);
-    const turn = await sendFixtureMessage(page, 'Answer in JSON');
-    expect(turn).toMatchObject({ status: 'done', reply: 'A JSON answer.', streamed: false });
-    expect(model.requests[0]?.headers.authorization).toBe('Bearer sk-fixture');
-    await page.close();
-  });
-
-  test('the OpenAI-style page stops a hanging generation with its Stop button', async () => {
-    model.reset();
-    model.script(() => ({ fault: 'hang', afterChunks: 2, turn: { content: 'This never finishes in full.' } }));
-    const page = await chromium.context.newPage();
-    await page.goto(fixtures.pageUrl('/openai-chat/'));
-    await waitForFixtureReady(page);
-    await startFixtureMessage(page, 'Take your time');
-    await waitForFixtureStatus(page, 'generating');
-    await page.click('#stop');
-    const state = await waitForFixtureStatus(page, 'stopped');
-    expect(state.turns.at(-1)?.status).toBe('stopped');
-    await page.close();
-  });
-
-  test('the SillyTavern-shaped page sends its token and reads streamed and plain replies through its backend', async () => {
-    model.reset();
-    model.script((request) =>
-      request.stream ? { content: 'A streamed swipe-worthy reply.', reasoning: 'Pondering.' } : { content: 'A plain reply.' },
-    );
-    const page = await chromium.context.newPage();
-    await page.goto(fixtures.pageUrl('/sillytavern/', { custom_url: model.baseURL, model: 'scripted-model' }));
-    await waitForFixtureReady(page);
-    expect(await page.evaluate(() => typeof (window as { SillyTavern?: { getContext(): { chat: unknown[] } } }).SillyTavern?.getContext().chat)).toBe('object');
-
-    const streamed = await sendFixtureMessage(page, 'Tell me a story');
-    expect(streamed).toMatchObject({ status: 'done', reply: 'A streamed swipe-worthy reply.', reasoning: 'Pondering.', type: 'normal' });
-    const generate = fixtures.requests.find((request) => request.url === '/api/backends/chat-completions/generate');
-    expect(generate?.headers['x-csrf-token']).toBe(fixtures.csrfToken);
-    expect(JSON.parse(generate?.body ?? '{}')).toMatchObject({ type: 'normal', stream: true, chat_completion_source: 'custom', custom_url: model.baseURL });
-    expect(fixtures.sillyTavernGenerations[0]?.target).toBe(`${model.baseURL}/chat/completions`);
-    expect(Object.keys(fixtures.sillyTavernGenerations[0]?.forwardedBody ?? {})).not.toContain('chat_completion_source');
-
-    const quiet = await sendFixtureMessage(page, '', 'quiet');
-    expect(quiet).toMatchObject({ status: 'done', reply: 'A plain reply.', streamed: false, type: 'quiet' });
-    const swipe = await sendFixtureMessage(page, '', 'swipe');
-    expect(swipe.type).toBe('swipe');
-    const chat = await page.evaluate(() => (window as { SillyTavern?: { getContext(): { chat: Array<{ mes: string; swipes?: string[] }> } } }).SillyTavern!.getContext().chat);
-    expect(chat.map((entry) => entry.mes)).toEqual(['Tell me a story', 'A streamed swipe-worthy reply.']);
-    expect(chat[1]?.swipes).toHaveLength(2);
-    await saveScreenshot(page, 'harness-chromium-sillytavern');
-    await page.close();
-  });
-
-  test('the SillyTavern-shaped page shows the provider error message of a failed generation', async () => {
-    model.reset();
-    model.script(() => ({ fault: 'status', status: 401, message: 'Incorrect API key provided.' }));
-    const page = await chromium.context.newPage();
-    await page.goto(fixtures.pageUrl('/sillytavern/', { custom_url: model.baseURL, stream: '0' }));
-    await waitForFixtureReady(page);
-    const turn = await sendFixtureMessage(page, 'Hello?');
-    expect(turn).toMatchObject({ status: 'error', httpStatus: 401, error: 'Incorrect API key provided.' });
-    expect(await page.locator('#toast-container').textContent()).toBe('Incorrect API key provided.');
-    await page.close();
-  });
-
-  test('the SillyTavern backend refuses a generate request without the CSRF token', async () => {
-    const page = await chromium.context.newPage();
-    await page.goto(fixtures.pageUrl('/sillytavern/', { custom_url: model.baseURL }));
-    await waitForFixtureReady(page);
-    const status = await page.evaluate(async () => {
-      const response = await fetch('/api/backends/chat-completions/generate', { method: 'POST', body: '{}', headers: { 'Content-Type': 'application/json' } });
-      return response.status;
-    });
-    expect(status).toBe(403);
-    await page.close();
-  });
-
-  test('the fixture pages are reachable on the second origin too', async () => {
-    const page = await chromium.context.newPage();
-    await page.goto(fixtures.pageUrl('/openai-chat/', {}, fixtures.origins.secondary));
-    await waitForFixtureReady(page);
-    expect(new URL(page.url()).origin).toBe(fixtures.origins.secondary);
-    const state = await readFixtureState(page);
-    expect(state.status).toBe('idle');
-    await page.close();
-  });
-
   test('a site switched on in settings gets the page hook (MAIN world) and the bridge; switched off, neither', async () => {
     const options = await chromium.openExtensionPage('options.html');
     const enabledOrigin = fixtures.origins.primary;
-    await writeSettings(options, { version: 1, sites: [{ origin: enabledOrigin, enabled: true }] });
-    const registered = await waitForRegisteredContentScripts(chromium.serviceWorker, (scripts) => scripts.filter((script) => coversOrigin(script, enabledOrigin)).length === 2, {
-      description: `the page hook and bridge to be registered for ${enabledOrigin}`,
-    });
+    await switchSitesOn(options, [enabledOrigin]);
+    const registered = await readRegisteredContentScripts(chromium.serviceWorker);
     const pageHook = registered.find((script) => script.world === 'MAIN');
     expect(pageHook).toMatchObject({ runAt: 'document_start', js: ['content-scripts/page-hook.js'] });
     expect(registered.some((script) => coversOrigin(script, fixtures.origins.secondary))).toBe(false);

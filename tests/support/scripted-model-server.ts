@@ -12,8 +12,9 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { ChatCompletionCreateParams, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import type { ChatCompletionCreateParams } from 'openai/resources/chat/completions';
 import { completionBody, completionChunks, errorKindFor, type CompletionShape } from './scripted-model-chunks';
+import { recordRequest } from './scripted-model-requests';
 import type {
   QueuedReply,
   ScriptHandler,
@@ -25,6 +26,7 @@ import type {
 } from './scripted-model-types';
 
 export type * from './scripted-model-types';
+export { messageText, peakOverlap } from './scripted-model-requests';
 
 /** A queue of turns for the requests one matcher selects; see {@link ScriptedModelServer.queue}. */
 export interface ScriptQueue {
@@ -42,6 +44,8 @@ export interface ScriptedModelServer {
   readonly requests: ScriptedRequest[];
   /** Requests no script answered (they got a 400 that says so). */
   readonly unmatched: ScriptedRequest[];
+  /** What scripts threw (those requests got a 400 that says so). */
+  readonly scriptErrors: unknown[];
   /** Adds a handler; handlers are asked in the order added, the first reply wins. */
   script(handler: ScriptHandler): void;
   /**
@@ -64,13 +68,17 @@ export async function startScriptedModelServer(options: ScriptedModelServerOptio
   const handlers: ScriptHandler[] = [];
   const requests: ScriptedRequest[] = [];
   const unmatched: ScriptedRequest[] = [];
+  const scriptErrors: unknown[] = [];
   let completionCounter = 0;
   let toolCallCounter = 0;
 
   const httpServer = createServer((request, response) => {
     handleHttp(request, response).catch((error: unknown) => {
-      if (!response.headersSent) sendJson(response, 500, { error: { message: String(error), type: 'server_error', code: 'scripted_server_bug' } });
-      else response.destroy();
+      // A script that throws is a bug in the test: answer 400 (never retried) and keep the error for the test to see.
+      scriptErrors.push(error);
+      if (!response.headersSent) {
+        sendJson(response, 400, { error: { message: `The test's script threw: ${String(error)}`, type: 'invalid_request_error', code: 'script_error' } });
+      } else response.destroy();
     });
   });
 
@@ -134,7 +142,7 @@ export async function startScriptedModelServer(options: ScriptedModelServerOptio
       toolCallIds: (turn.toolCalls ?? []).map((call) => call.id ?? `call_${++toolCallCounter}`),
       piecesPerString,
     };
-    if (!recorded.stream && !('fault' in reply)) {
+    if ((!recorded.stream || turn.ignoreStream) && !('fault' in reply)) {
       recorded.outcome = 'answered';
       sendJson(response, 200, completionBody(recorded, turn, shape), recorded);
       return;
@@ -188,12 +196,14 @@ export async function startScriptedModelServer(options: ScriptedModelServerOptio
     port,
     requests,
     unmatched,
+    scriptErrors,
     script: (handler) => void handlers.push(handler),
     queue,
     reset() {
       handlers.length = 0;
       requests.length = 0;
       unmatched.length = 0;
+      scriptErrors.length = 0;
     },
     close: () =>
       new Promise<void>((resolve) => {
@@ -201,63 +211,6 @@ export async function startScriptedModelServer(options: ScriptedModelServerOptio
         httpServer.closeAllConnections();
       }),
   };
-}
-
-/**
- * The most requests that were being answered at the same moment, from recorded receive/answer times.
- * Requests still pending count as open until now.
- */
-export function peakOverlap(requests: readonly ScriptedRequest[]): number {
-  const edges = requests.flatMap((request) => [
-    { time: request.receivedAt, change: 1 },
-    { time: request.answeredAt ?? Date.now(), change: -1 },
-  ]);
-  // At equal times an end comes before a start: back-to-back requests do not overlap.
-  edges.sort((left, right) => left.time - right.time || left.change - right.change);
-  let open = 0;
-  let peak = 0;
-  for (const edge of edges) {
-    open += edge.change;
-    peak = Math.max(peak, open);
-  }
-  return peak;
-}
-
-function recordRequest(index: number, body: ChatCompletionCreateParams, request: IncomingMessage): ScriptedRequest {
-  const messages = body.messages;
-  const lastMessage = messages.at(-1);
-  return {
-    index,
-    body,
-    headers: request.headers,
-    receivedAt: Date.now(),
-    outcome: 'pending',
-    stream: body.stream === true,
-    systemText: messages
-      .filter((message) => message.role === 'system' || message.role === 'developer')
-      .map(messageText)
-      .join('\n\n'),
-    lastMessage,
-    lastMessageText: lastMessage ? messageText(lastMessage) : '',
-    allText: messages.map(messageText).join('\n\n'),
-    toolNames: (body.tools ?? []).flatMap((tool) => (tool.type === 'function' ? [tool.function.name] : [])),
-    toolResultCount: messages.filter((message) => message.role === 'tool').length,
-  };
-}
-
-/** The text of a message: string content, text parts, and the arguments of its tool calls. */
-export function messageText(message: ChatCompletionMessageParam): string {
-  const content = message.content;
-  let text = '';
-  if (typeof content === 'string') text = content;
-  else if (Array.isArray(content)) {
-    text = content.map((part) => ('text' in part && typeof part.text === 'string' ? part.text : '')).join('');
-  }
-  if (message.role === 'assistant' && message.tool_calls) {
-    const calls = message.tool_calls.map((call) => (call.type === 'function' ? `${call.function.name} ${call.function.arguments}` : ''));
-    text = [text, ...calls].filter(Boolean).join('\n');
-  }
-  return text;
 }
 
 function sendJson(response: ServerResponse, status: number, body: unknown, recorded?: ScriptedRequest): void {

@@ -30,6 +30,8 @@ export interface ScriptedTurn {
   usage?: ScriptedUsage;
   /** Sends no usage at all, as some providers do. */
   omitUsage?: boolean;
+  /** Answers with plain JSON even when the request asked for a stream, as a few servers do. */
+  ignoreStream?: boolean;
   /** Defaults to `tool_calls` when there are tool calls, else `stop`. */
   finishReason?: string;
 }

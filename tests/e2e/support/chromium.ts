@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -16,6 +17,8 @@ export interface ChromiumWithExtension {
   readonly serviceWorker: Worker;
   /** Opens `chrome-extension://<id>/<path>` in a new tab, waiting for its load. */
   openExtensionPage(pagePath: string): Promise<Page>;
+  /** Opens an ordinary web page in a new tab and waits for its load (as Firefox's `openPage`). */
+  openPage(url: string): Promise<Page>;
   /**
    * Stops the extension's service worker (CDP `ServiceWorker.stopAllWorkers`) and waits until it is
    * stopped. The next extension event starts it again; call {@link ChromiumWithExtension.waitForServiceWorker}
@@ -52,8 +55,16 @@ export interface LaunchChromiumOptions {
  */
 export async function launchChromiumWithExtension(options: LaunchChromiumOptions = {}): Promise<ChromiumWithExtension> {
   const extensionDirectory = options.extensionDirectory ?? extensionOutputDirectory('chrome');
+  if (!existsSync(chromiumExecutable)) {
+    throw new Error(`No Chromium at ${chromiumExecutable}: install Debian's chromium (apt-get install -y chromium) or set RETINUE_CHROMIUM to a Chromium binary.`);
+  }
+  if (!existsSync(path.join(extensionDirectory, 'manifest.json'))) {
+    throw new Error(`No built extension in ${extensionDirectory}: run buildExtension() (or npm run build) first.`);
+  }
   const userDataDirectory = await mkdtemp(path.join(tmpdir(), 'retinue-chromium-'));
   const headless = options.headless ?? true;
+  // The sandbox cannot start as root (CI, containers); a person's visible browser keeps it.
+  const needsNoSandbox = headless || process.getuid?.() === 0;
   let context: BrowserContext;
   try {
     context = await chromium.launchPersistentContext(userDataDirectory, {
@@ -64,7 +75,7 @@ export async function launchChromiumWithExtension(options: LaunchChromiumOptions
         ...(headless ? ['--headless=new'] : []),
         `--disable-extensions-except=${extensionDirectory}`,
         `--load-extension=${extensionDirectory}`,
-        '--no-sandbox',
+        ...(needsNoSandbox ? ['--no-sandbox'] : []),
         '--disable-gpu',
         '--disable-background-networking',
         '--disable-component-update',
@@ -84,6 +95,7 @@ export async function launchChromiumWithExtension(options: LaunchChromiumOptions
   const extensionId = new URL(firstWorker.url()).host;
   if (extensionId !== CHROME_EXTENSION_ID) {
     await context.close();
+    await rm(userDataDirectory, { recursive: true, force: true });
     throw new Error(
       `Chromium loaded the extension as ${extensionId}, expected ${CHROME_EXTENSION_ID}: the manifest key in ` +
         'src/extension/identity.ts and CHROME_EXTENSION_ID disagree (or the build left the key out).',
@@ -117,6 +129,11 @@ export async function launchChromiumWithExtension(options: LaunchChromiumOptions
       return monitor.restarts();
     },
     openExtensionPage,
+    async openPage(url) {
+      const page = await context.newPage();
+      await page.goto(url);
+      return page;
+    },
     stopServiceWorker: () => monitor.stopAll(),
     waitForServiceWorker,
     async close() {
@@ -138,12 +155,13 @@ interface ServiceWorkerMonitor {
 }
 
 /**
- * Follows the extension's service worker through CDP on a blank tab kept for the purpose: Playwright
- * does not notice a worker that CDP stopped, so the running state and restarts are counted here.
+ * Follows the extension's service worker through CDP on the blank tab the browser starts with (so
+ * no extra tab appears; leave that tab open): Playwright does not notice a worker that CDP stopped,
+ * so the running state and restarts are counted here.
  * CDP keeps the same version id across restarts; a restart is a version going back to `running`.
  */
 async function watchServiceWorkers(context: BrowserContext): Promise<ServiceWorkerMonitor> {
-  const controlPage = await context.newPage();
+  const controlPage = context.pages()[0] ?? (await context.newPage());
   const session: CDPSession = await context.newCDPSession(controlPage);
   const statusByVersion = new Map<string, string>();
   let starts = 0;

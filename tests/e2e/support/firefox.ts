@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -52,6 +53,12 @@ export interface LaunchFirefoxOptions {
  */
 export async function launchFirefoxWithExtension(options: LaunchFirefoxOptions = {}): Promise<FirefoxWithExtension> {
   const extensionDirectory = options.extensionDirectory ?? extensionOutputDirectory('firefox');
+  if (!existsSync(firefoxExecutable)) {
+    throw new Error(`No Firefox at ${firefoxExecutable}: install Debian's firefox-esr (apt-get install -y firefox-esr) or set RETINUE_FIREFOX.`);
+  }
+  if (!existsSync(path.join(extensionDirectory, 'manifest.json'))) {
+    throw new Error(`No built add-on in ${extensionDirectory}: run buildExtension() (or npm run build:firefox) first.`);
+  }
   const profileDirectory = await mkdtemp(path.join(tmpdir(), 'retinue-firefox-'));
   const browser = await puppeteer.launch({
     browser: 'firefox',

@@ -121,7 +121,7 @@ describe('createModelClient against the scripted server', () => {
   });
 
   test('429 with Retry-After waits at least that long, then succeeds', async () => {
-    server.queue(() => true, { fault: 'status', status: 429, retryAfter: 1 }, { content: 'Second time lucky.' });
+    server.queue(() => true, { fault: 'status', status: 429, retryAfter: 1, message: 'Key sk-secret-key-1234 is over its limit.' }, { content: 'Second time lucky.' });
     const retries: ModelCallRetry[] = [];
 
     const actual = await createModelClient(target(), { ...fastRetries, onRetry: (retry) => retries.push(retry) }).call({
@@ -135,6 +135,7 @@ describe('createModelClient against the scripted server', () => {
     // Measured on the server's own clock: from the 429 leaving to the retry arriving (timers may fire ~1 ms early).
     expect((second?.receivedAt ?? 0) - (first?.answeredAt ?? 0)).toBeGreaterThanOrEqual(995);
     expect(retries).toMatchObject([{ attempt: 1, delayMs: 1000, status: 429 }]);
+    expect(retries[0]?.reason).toBe('429: Key [api key] is over its limit.');
   });
 
   test('500 for ever ends in a ProviderError after the allowed tries', async () => {
@@ -190,6 +191,16 @@ describe('createModelClient against the scripted server', () => {
     expect(actual.message.content).toBe('The whole answer.');
     expect(server.requests.map((request) => request.outcome)).toEqual(['cut', 'answered']);
     expect(retries[0]?.reason).toContain('stream broke off');
+  });
+
+  test('an endpoint that answers a stream request with plain JSON fails clearly instead of giving an empty turn', async () => {
+    server.script(() => ({ content: 'Not streamed.', ignoreStream: true }));
+
+    const error = await failureOf(createModelClient(target(), fastRetries).call({ messages: userMessage, signal: new AbortController().signal }));
+
+    expect(error).toMatchObject({ code: 'provider-protocol' });
+    expect((error as ProviderError).message).toContain('may not support streaming');
+    expect(server.requests).toHaveLength(1);
   });
 
   test('an endpoint nobody listens on fails as unreachable after the retries', async () => {

@@ -55,6 +55,20 @@ test("every model of one connection shares the connection's concurrency cap", as
   expect(peakOverlap(server.requests)).toBe(2);
 });
 
+test('resolvers of parallel runs that share the limiter map respect the cap together', async () => {
+  server.script(() => ({ content: 'ok', delayMs: 40 }));
+  const connections = [connectionSchema.parse({ id: 'local', baseURL: server.baseURL, defaultModel: 'a', maxConcurrency: 2 })];
+  const connectionLimiters = new Map();
+  const host = { label: 'the page model', baseURL: server.baseURL, apiKey: '', model: 'page-model' };
+  const runs = [createModelResolver({ connections, host, connectionLimiters }), createModelResolver({ connections, host, connectionLimiters })];
+  const critic = profile('critic', { binding: 'connection', connectionId: 'local' });
+
+  await Promise.all(runs.flatMap((resolveModel) => [1, 2, 3].map(() => ask(resolveModel(critic)))));
+
+  expect(server.requests).toHaveLength(6);
+  expect(peakOverlap(server.requests)).toBe(2);
+});
+
 test('an agent bound to a connection the settings lack is a configuration error that names both', () => {
   const resolveModel = createModelResolver({ connections: [], host: { label: 'the page model', baseURL: server.baseURL, apiKey: '', model: 'm' } });
 

@@ -102,6 +102,17 @@ describe('the scripted model server, through the real openai SDK', () => {
     expect(server.unmatched).toHaveLength(1);
   });
 
+  test('a script that throws answers 400 and keeps the error for the test', async () => {
+    server.script(() => {
+      throw new Error('Script bug.');
+    });
+
+    const actual = client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'x' }] });
+
+    await expect(actual).rejects.toMatchObject({ status: 400 });
+    expect(server.scriptErrors).toEqual([new Error('Script bug.')]);
+  });
+
   test('status faults carry an OpenAI error body and Retry-After', async () => {
     server.script(() => ({ fault: 'status', status: 429, retryAfter: 3, message: 'Slow down.' }));
 

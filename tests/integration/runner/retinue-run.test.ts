@@ -126,6 +126,39 @@ describe('npm run retinue -- run', () => {
   );
 
   test(
+    'a child whose connection fails for ever shows as failed, and the run still completes with the reply',
+    async () => {
+      const brokenConnection = await startScriptedModelServer();
+      brokenConnection.script(() => ({ fault: 'status', status: 500, message: 'The critic backend is down.' }));
+      scriptDelegatedRun(server, 'A reply without the critique.');
+      const settingsFile = await writeJson('settings.json', {
+        version: 1,
+        connections: [{ id: 'broken', baseURL: brokenConnection.baseURL, defaultModel: 'critic-model' }],
+        profiles: [
+          {
+            id: 'scene-critic',
+            name: 'Scene critic',
+            description: 'Critiques scenes.',
+            systemPrompt: `${SCENE_CRITIC_MARKER}.`,
+            model: { binding: 'connection', connectionId: 'broken' },
+          },
+        ],
+      });
+
+      const actual = await runRetinue(['run', '--base-url', server.baseURL, '--model', 'page-model', '--settings', settingsFile, '--prompt', 'Go.']).finally(() =>
+        brokenConnection.close(),
+      );
+
+      expect(actual.exitCode).toBe(0);
+      expect(actual.stdout.startsWith('A reply without the critique.\n\n')).toBe(true);
+      expect(actual.stdout).toMatch(/\nscene-critic\s+failed\s/);
+      expect(actual.stderr).toContain('model call failed (500: The critic backend is down.); retry 1');
+      expect(brokenConnection.requests).toHaveLength(4);
+    },
+    PROCESS_TIMEOUT,
+  );
+
+  test(
     'a run whose model refuses the key exits 1 with the reason on stderr',
     async () => {
       server.script(() => ({ fault: 'status', status: 401, message: 'Invalid API key.' }));

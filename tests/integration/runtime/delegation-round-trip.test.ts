@@ -129,3 +129,30 @@ test('two children delegated in one turn work at the same time', async () => {
   expect(awaitResult).toContain('Critic done.');
   expect(awaitResult).toContain('Checker done.');
 });
+
+test('a delegation can narrow the agent’s budget but never widen it; repeats get numbered names', async () => {
+  harness.server.queue(
+    isRoot,
+    {
+      toolCalls: [
+        { name: 'agent_delegate', arguments: { ...delegateCritic.arguments, budget: { maxRounds: 2, maxToolCalls: 50 } } },
+        { name: 'agent_delegate', arguments: { ...delegateCritic.arguments, budget: { maxRounds: 99 } } },
+      ],
+    },
+    { toolCalls: [{ name: 'agent_await', arguments: { tasks: ['scene-critic', 'scene-critic-002'] } }] },
+    { content: 'Done.' },
+  );
+  harness.server.script((request) => (isCritic(request) ? { toolCalls: [{ name: 'task_return', arguments: { summary: 'ok' } }] } : undefined));
+
+  const actual = await harness.start();
+
+  const tasks = await harness.store.listTasks(actual.run.id);
+  expect(tasks.map((task) => [task.workspaceKey, task.budget])).toEqual([
+    ['scene-critic', { maxRounds: 2, maxToolCalls: 6 }],
+    ['scene-critic-002', { maxRounds: 4, maxToolCalls: 6 }],
+  ]);
+  const delegated = (harness.server.requests.filter(isRoot)[1]?.body.messages ?? []).filter((message) => message.role === 'tool').map((message) => String(message.content));
+  expect(delegated[0]).toContain('The task is named `scene-critic`.');
+  expect(delegated[0]).toContain('Its limits: 2 rounds, 6 tool calls.');
+  expect(delegated[1]).toContain('The task is named `scene-critic-002`.');
+});

@@ -3,7 +3,7 @@ import { isChecker, isCritic, isRoot, startHarness, testProfiles, type Harness }
 
 let harness: Harness;
 beforeEach(async () => {
-  harness = await startHarness({ profiles: testProfiles({ checker: { context: { recentChatMessages: 2 } } }) });
+  harness = await startHarness({ profiles: testProfiles({ checker: { context: { recentChatMessages: 2 }, budget: { maxRounds: 6, maxToolCalls: 6 } } }) });
 });
 afterEach(async () => {
   await harness.close();
@@ -59,6 +59,10 @@ test('no request the server received shows a child a physical path or a runtime 
   for (const body of checkerBodies) {
     expect(body).not.toContain('summaries/agents/continuity-checker');
     expect(body).not.toContain('scratch/agents/');
+  }
+  // A tool surface stays fixed for an invocation's whole loop.
+  for (const requests of [harness.server.requests.filter(isRoot), harness.server.requests.filter(isCritic), harness.server.requests.filter(isChecker)]) {
+    expect(new Set(requests.map((request) => request.toolNames.join(',')))).toEqual(new Set([requests[0]?.toolNames.join(',')]));
   }
   // What the children did see, in their own terms.
   const criticLast = harness.server.requests.filter(isCritic).at(-1)?.allText ?? '';

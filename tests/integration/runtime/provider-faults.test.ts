@@ -15,11 +15,12 @@ test('a 429 with Retry-After is retried after the wait, then the run goes on', a
   const actual = await harness.start();
 
   expect(actual.reply).toBe('After the wait.');
-  const [limited, retried] = harness.server.requests;
-  expect((retried?.receivedAt ?? 0) - (limited?.answeredAt ?? 0)).toBeGreaterThanOrEqual(900);
+  expect(harness.server.requests.map((request) => request.outcome)).toEqual(['status', 'answered']);
   const retries = (await harness.journal(actual.run.id)).filter((event) => event.type === 'model-call-retry');
   expect(retries).toHaveLength(1);
   expect(retries[0]?.data).toMatchObject({ attempt: 1, status: 429 });
+  // The wait the client chose honours the server's Retry-After of one second.
+  expect(Number(retries[0]?.data['delayMs'])).toBeGreaterThanOrEqual(1_000);
 });
 
 test('a child whose model fails for ever becomes a failed capsule, and the root still answers', async () => {
@@ -55,4 +56,19 @@ test('a stream cut mid-way is retried and the turn completes whole', async () =>
   expect(harness.server.requests.map((request) => request.outcome)).toEqual(['cut', 'answered']);
   const root = await harness.store.getInvocation(actual.run.rootInvocationId);
   expect(root?.messages.at(-1)).toEqual({ role: 'assistant', content: 'A reply that arrives whole.' });
+});
+
+test('a root whose model fails for ever fails the run; its running children are cancelled, saying why', async () => {
+  harness = await startHarness({ maxRetries: 0 });
+  harness.server.queue(isRoot, { toolCalls: [delegateCritic] }, { fault: 'status', status: 502, message: 'gateway down' });
+  harness.server.queue(isCritic, { fault: 'hang' });
+
+  const actual = await harness.start();
+
+  expect(actual.run.status).toBe('failed');
+  expect(actual.run.error?.code).toBe('provider-server-error');
+  const [task] = await harness.store.listTasks(actual.run.id);
+  expect(task).toMatchObject({ status: 'cancelled', error: { message: 'The run failed before this task finished.' } });
+  const root = await harness.store.getInvocation(actual.run.rootInvocationId);
+  expect(root).toMatchObject({ status: 'failed', error: { code: 'provider-server-error' } });
 });

@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, expect, test } from 'vitest';
-import type { NewJournalEvent, RunStore } from '../../../src/store/run-store';
-import { isChecker, isCritic, isRoot, startHarness, type Harness } from './runtime-harness';
+import type { AgentInvocation } from '../../../src/records/invocation';
+import type { RunStore } from '../../../src/store/run-store';
+import type { AgentTaskRecord } from '../../../src/records/task';
+import { freezingStore, isChecker, isCritic, isRoot, startHarness, type Harness } from './runtime-harness';
 
 let harness: Harness;
 beforeEach(async () => {
@@ -57,6 +59,8 @@ test('a new runtime resumes a run stopped between rounds from the store alone, t
 
   expect(resumed.reply).toBe(uninterrupted.reply);
   expect(resumed.run.status).toBe('completed');
+  expect(resumed.run.usage.rounds).toBe(uninterrupted.run.usage.rounds);
+  expect(resumed.run.usage.toolCalls).toBe(uninterrupted.run.usage.toolCalls);
   // Nothing finished was redone: one critic call in all, the checker's first round and the root's first two rounds once.
   expect(harness.server.requests.filter(isCritic)).toHaveLength(1);
   expect(harness.server.requests.filter(isChecker).map((request) => request.outcome)).toEqual(['answered', 'client-closed', 'answered']);
@@ -85,16 +89,18 @@ test('resuming a run that already ended gives its stored outcome without calling
 
 test('a root stopped right after its final answer was stored ends with that answer, without asking again', async () => {
   harness.server.queue(isRoot, { content: 'Stored answer.' });
-  // A store that stops the runtime the moment the answer's model call is journaled, as a service
-  // worker might be stopped between two writes.
+  // A store that stops the runtime the moment the answer is saved in the root's history, as a
+  // service worker might be stopped between two writes.
   let stopping: Promise<void> = Promise.resolve();
   const stoppingStore: RunStore = new Proxy(harness.store, {
     get(target, property, receiver) {
-      if (property === 'appendJournal') {
-        return async (event: NewJournalEvent) => {
-          const stored = await target.appendJournal(event);
-          if (event.type === 'model-call-end' && event.data?.['finishReason'] === 'stop') stopping = runtime.shutdown();
-          return stored;
+      if (property === 'putInvocation') {
+        return async (invocation: AgentInvocation) => {
+          await target.putInvocation(invocation);
+          const last = invocation.messages.at(-1);
+          if (invocation.kind === 'root' && invocation.status === 'running' && last?.role === 'assistant' && last.content === 'Stored answer.') {
+            stopping = runtime.shutdown();
+          }
         };
       }
       const value: unknown = Reflect.get(target, property, receiver);
@@ -112,4 +118,25 @@ test('a root stopped right after its final answer was stored ends with that answ
   expect(actual.reply).toBe('Stored answer.');
   expect(actual.run.status).toBe('completed');
   expect(harness.server.requests).toHaveLength(1);
+});
+
+test('a delegate call re-dispatched on resume does not create its task twice', async () => {
+  harness.server.queue(
+    isRoot,
+    { toolCalls: [delegate('scene-critic', 'Critique')] },
+    { toolCalls: [{ name: 'agent_await', arguments: {} }] },
+    (request) => ({ content: request.lastMessageText.includes('Critic says A.') ? 'With the critique.' : 'Without.' }),
+  );
+  harness.server.queue(isCritic, { toolCalls: [{ name: 'task_return', arguments: { summary: 'Critic says A.' } }] });
+  // The runtime dies right after the task record is written, before the delegate call has its result.
+  const dying = harness.newRuntime(freezingStore(harness.store, (method, record) => method === 'putTask' && (record as AgentTaskRecord).status === 'queued'));
+  void harness.startOn(dying);
+  const created = await harness.nextEvent((event) => event.type === 'run-start');
+  while ((await harness.store.listTasks(created.runId)).length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+
+  const actual = await harness.newRuntime().resumeRun(created.runId, { resolveModel: harness.resolveModel });
+
+  expect(actual.reply).toBe('With the critique.');
+  expect(await harness.store.listTasks(created.runId)).toHaveLength(1);
+  expect(harness.server.requests.filter(isRoot)).toHaveLength(3);
 });

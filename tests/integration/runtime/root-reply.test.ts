@@ -50,3 +50,34 @@ test('a model that fails for ever fails the run closed with a clear error', asyn
   expect(actual.reply).toBe('');
   expect(actual.run.error?.message).toMatch(/500|upstream/);
 });
+
+test('workspace.finish ends the run without a reply of its own', async () => {
+  harness.server.queue(isRoot, { content: 'Not shown.', toolCalls: [{ name: 'workspace_finish', arguments: {} }] });
+
+  const actual = await harness.start();
+
+  expect(actual.run.status).toBe('completed');
+  expect(actual.reply).toBe('');
+  expect(harness.server.requests).toHaveLength(1);
+});
+
+test('committing a file that does not exist is a mistake the root can fix', async () => {
+  harness.server.queue(
+    isRoot,
+    { toolCalls: [{ name: 'workspace_commit', arguments: { path: 'output/missing.md' } }] },
+    { content: 'Plain reply instead.' },
+  );
+
+  const actual = await harness.start();
+
+  expect(actual.reply).toBe('Plain reply instead.');
+  expect(harness.server.requests[1]?.lastMessageText).toContain('output/missing.md');
+});
+
+test('a root profile that does not exist fails the run with a settings error', async () => {
+  const actual = await harness.start({ rootProfileId: 'no-such-profile' });
+
+  expect(actual.run.status).toBe('failed');
+  expect(actual.run.error?.code).toBe('profile-missing');
+  expect(harness.server.requests).toHaveLength(0);
+});

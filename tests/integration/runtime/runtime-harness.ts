@@ -149,3 +149,25 @@ export function requestsOf(server: ScriptedModelServer, marker: string): Scripte
 export const isRoot = (request: ScriptedRequest): boolean => request.systemText.includes(MARKER.root);
 export const isCritic = (request: ScriptedRequest): boolean => request.systemText.includes(MARKER.critic);
 export const isChecker = (request: ScriptedRequest): boolean => request.systemText.includes(MARKER.checker);
+
+/**
+ * A store that, from the write `freezesAfter` picks on, never answers again: the runtime using it
+ * is as dead as a service worker the browser killed mid-step, and its records stay as they were.
+ */
+export function freezingStore(store: RunStore, freezesAfter: (method: string, argument: unknown) => boolean): RunStore {
+  let frozen = false;
+  return new Proxy(store, {
+    get(target, property, receiver) {
+      const value: unknown = Reflect.get(target, property, receiver);
+      if (typeof value !== 'function') return value;
+      const method = (value as (...args: unknown[]) => unknown).bind(target);
+      if (property === 'onJournalAppended' || property === 'close') return method;
+      return async (...args: unknown[]) => {
+        if (frozen) return new Promise(() => undefined);
+        const result: unknown = await method(...args);
+        if (freezesAfter(String(property), args[0])) frozen = true;
+        return result;
+      };
+    },
+  });
+}

@@ -98,3 +98,23 @@ test('the root at its cap gets one more call without tools, and its text is the 
   expect(last?.lastMessageText).toContain('No more tools are available: write your final reply now');
   expect(actual.run.usage.rounds).toBe(3);
 });
+
+test('where the provider refuses a forced tool choice, the wrap-up asks without tools and takes the text as a partial result', async () => {
+  harness = await startHarness({ profiles: testProfiles({ critic: { budget: { maxRounds: 1, maxToolCalls: 10 } } }) });
+  harness.server.queue(isRoot, ...rootThatAwaits('Done.'));
+  harness.server.script((request) =>
+    isCritic(request) && request.body.tool_choice !== undefined ? { fault: 'status', status: 400, message: 'tool_choice is not supported' } : undefined,
+  );
+  harness.server.queue(isCritic, listAgain, { content: 'My findings so far: the duel drags.' });
+
+  const actual = await harness.start();
+
+  const criticRequests = harness.server.requests.filter(isCritic);
+  expect(criticRequests.map((request) => request.toolNames)).toEqual([
+    ['workspace_list', 'workspace_read', 'workspace_write', 'chat_read', 'task_return'],
+    ['task_return'],
+    [],
+  ]);
+  const { capsule } = await criticCapsule(actual.run.id);
+  expect(capsule).toMatchObject({ status: 'partial', summary: 'My findings so far: the duel drags.' });
+});

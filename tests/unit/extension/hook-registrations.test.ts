@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { beforeEach, describe, expect, test } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import {
@@ -62,6 +63,31 @@ describe('the registrations a settings document asks for', () => {
     const plan = planSiteRegistrations({ settings, hasPermission: () => true, browserName: 'firefox' });
 
     expect(plan.scripts[1]?.matches).toEqual(['http://127.0.0.1/*']);
+  });
+});
+
+describe('registrations follow the switches, whatever the document', () => {
+  const siteArbitrary = fc.record({
+    origin: fc.constantFrom('http://127.0.0.1:8000', 'http://localhost:3000', 'https://chat.example.com', 'https://b.example.org:8443'),
+    enabled: fc.boolean(),
+    permitted: fc.boolean(),
+  });
+
+  test('on Chrome a page hook runs exactly on the origins that are switched on and permitted', () => {
+    fc.assert(
+      fc.property(fc.boolean(), fc.uniqueArray(siteArbitrary, { selector: (site) => site.origin, maxLength: 4 }), (globalSwitch, sites) => {
+        const settings = settingsWith({ enabled: globalSwitch, sites: sites.map(({ origin, enabled }) => ({ origin, enabled })) });
+        const permitted = new Set<string>(sites.filter((site) => site.permitted).map((site) => site.origin));
+
+        const plan = planSiteRegistrations({ settings, hasPermission: (origin) => permitted.has(origin), browserName: 'chrome' });
+
+        const expected = globalSwitch ? sites.filter((site) => site.enabled && site.permitted).map((site) => `${site.origin}/*`).sort() : [];
+        const hook = plan.scripts.find((script) => script.id === 'retinue-page-hook');
+        expect(hook?.matches ?? []).toEqual(expected);
+        expect(plan.scripts.find((script) => script.id === 'retinue-bridge')?.matches ?? []).toEqual(expected);
+        expect(plan.lackingPermission.sort()).toEqual(globalSwitch ? sites.filter((site) => site.enabled && !site.permitted).map((site) => site.origin).sort() : []);
+      }),
+    );
   });
 });
 

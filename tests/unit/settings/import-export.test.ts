@@ -287,3 +287,56 @@ describe('site origins', () => {
     expect(errorsOf({ version: 1, sites: [{ origin: 'http://127.0.0.1:8000/chat' }] })[0]?.message).toContain('with no path');
   });
 });
+
+describe('messages for other mistakes', () => {
+  test.each([
+    [
+      'a number out of range',
+      (document: EditableJson) => (document.defaults.maxRunningChildren = 40),
+      'defaults.maxRunningChildren: 40 is too big: it must be at most 16.',
+    ],
+    [
+      'a base URL that is not http(s)',
+      (document: EditableJson) => (document.connections[0].baseURL = 'ftp://127.0.0.1/v1'),
+      'connections[0].baseURL: "ftp://127.0.0.1/v1" is not an http(s) URL; write one such as "http://127.0.0.1:8080/v1".',
+    ],
+    [
+      'an id with capitals',
+      (document: EditableJson) => (document.connections[0].id = 'Local'),
+      'connections[0].id: "Local" has the wrong form: use lowercase letters, digits and dashes, starting with a letter or digit.',
+    ],
+    [
+      'an unknown top-level field',
+      (document: EditableJson) => (document.agents = []),
+      'agents: unknown field; remove it or check its spelling (fields here: version, enabled, connections, profiles, sites, defaults).',
+    ],
+    [
+      'an empty name',
+      (document: EditableJson) => (document.profiles[0].name = ''),
+      'profiles[0].name: is empty; write something here.',
+    ],
+    [
+      'a list where an object belongs',
+      (document: EditableJson) => (document.defaults = []),
+      'defaults: expected an object but got a list; write an object here.',
+    ],
+  ])('%s', (_case, breakIt, expected) => {
+    const document = designExample();
+    breakIt(document);
+
+    expect(errorsOf(document).map((error) => error.message)).toEqual([expected]);
+  });
+
+  test('every problem of a document is listed at once', () => {
+    const document = designExample();
+    document.connections[0].maxConcurrency = 0;
+    document.profiles[1].model.binding = 'remote';
+    document.sites[0].adapter = 'tavern';
+
+    expect(errorsOf(document).map((error) => error.path)).toEqual([
+      'connections[0].maxConcurrency',
+      'profiles[1].model.binding',
+      'sites[0].adapter',
+    ]);
+  });
+});
