@@ -8,6 +8,7 @@ import {
   type BackgroundToBridgeMessage,
   type BridgeToBackgroundMessage,
 } from '../messaging/run-port-messages';
+import type { ConcurrencyLimiter } from '../model/concurrency-limiter';
 import type { ModelClientOptions } from '../model/create-model-client';
 import { createModelResolver } from '../model/model-resolver';
 import type { RunOutcome } from '../runtime/agent-runtime';
@@ -31,6 +32,8 @@ export interface RunPortDependencies {
   recordNotice: (origin: string, notice: HostNotice) => void;
   /** Retry timing for model clients (tests shorten it). */
   clientOptions?: Omit<ModelClientOptions, 'limiter'>;
+  /** One map for every run, so parallel runs respect each connection's `maxConcurrency` together. */
+  connectionLimiters: Map<string, ConcurrencyLimiter>;
 }
 
 type RunBeginning = Extract<BridgeToBackgroundMessage, { type: 'run-start' | 'run-resume' }>;
@@ -174,6 +177,7 @@ export function serveRunPort(port: RunServicePort, dependencies: RunPortDependen
         maxConcurrency: settings.defaults.maxRunningChildren + 1,
       },
       clientOptions: dependencies.clientOptions,
+      connectionLimiters: dependencies.connectionLimiters,
     });
   }
 }

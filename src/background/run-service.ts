@@ -25,6 +25,7 @@ export function installRunService(options: RunServiceOptions): void {
     context: options.context,
     recordNotice: options.recordNotice ?? ((origin, notice) => void recordPageNotice(origin, notice).catch(() => undefined)),
     clientOptions: options.clientOptions,
+    connectionLimiters: new Map(),
   };
   connections.addListener((port) => {
     if (port.name !== RUN_PORT_NAME) return;
