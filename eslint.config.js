@@ -16,4 +16,15 @@ export default tseslint.config(
     files: ['tests/**', 'scripts/**'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
   },
+  {
+    // Plain browser scripts of the fixture and demo chat pages (no build step).
+    files: ['tests/fixtures/**/*.js', 'scripts/demo/**/*.js'],
+    languageOptions: {
+      sourceType: 'module',
+      globals: Object.fromEntries(
+        ['window', 'document', 'location', 'fetch', 'Headers', 'Request', 'URL', 'URLSearchParams', 'AbortController',
+          'TextDecoder', 'console', 'setTimeout', 'clearTimeout'].map((name) => [name, 'readonly']),
+      ),
+    },
+  },
 );

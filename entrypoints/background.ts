@@ -1,7 +1,13 @@
+import { sharedBackgroundContext } from '../src/background/background-context';
+import { installPanelService } from '../src/background/panel-service';
+import { installRunService } from '../src/background/run-service';
 import { installSiteControls } from '../src/extension/site-controls';
 
 export default defineBackground(() => {
   // Page-hook registrations and the toolbar switch follow the settings document.
   installSiteControls();
-  // Wiring of the runtime and the store lands with the foundation issues.
+  const context = sharedBackgroundContext();
+  installRunService({ context });
+  // The side panel: live journal events of the runs it shows, and its cancel buttons.
+  installPanelService({ store: context.getStore(), cancelRun: (runId) => context.cancelRun(runId), cancelTask: (runId, taskId) => context.cancelTask(runId, taskId) });
 });

@@ -1,7 +1,22 @@
+import { browser } from 'wxt/browser';
+import { acceptPageHookPorts, servePagePort } from '../src/bridge/page-connection';
+import type { RunPort } from '../src/bridge/run-session';
+import { watchSiteEnabled } from '../src/bridge/site-state';
+import { RUN_PORT_NAME } from '../src/messaging/run-port-messages';
+
 /** Isolated-world bridge between the page hook and the background. Registered with the page hook. */
 export default defineContentScript({
   matches: ['http://127.0.0.1/*'],
   runAt: 'document_start',
   registration: 'runtime',
-  main() {},
+  main() {
+    const site = watchSiteEnabled(browser.storage, location.origin);
+    acceptPageHookPorts(window, (port) =>
+      servePagePort(port, {
+        isSiteOn: () => site.isOn(),
+        openRunPort: () => browser.runtime.connect({ name: RUN_PORT_NAME }) as RunPort,
+        describeLostBackground: () => browser.i18n.getMessage('page_error_background_lost'),
+      }),
+    );
+  },
 });

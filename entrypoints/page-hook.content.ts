@@ -1,3 +1,5 @@
+import { installPageHook } from '../src/page-hook/install-page-hook';
+
 /**
  * MAIN-world page hook. Registered at run time only for enabled origins
  * (scripting.registerContentScripts, world MAIN, document_start): a page that is off carries none of it.
@@ -8,5 +10,7 @@ export default defineContentScript({
   world: 'MAIN',
   runAt: 'document_start',
   registration: 'runtime',
-  main() {},
+  main() {
+    installPageHook(window);
+  },
 });

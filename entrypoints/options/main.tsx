@@ -1,3 +1,3 @@
-import { render } from 'preact';
+import { mountOptions } from '../../src/ui/options/mount-options';
 
-render(<main>Retinue</main>, document.getElementById('app')!);
+mountOptions(document.getElementById('app')!);

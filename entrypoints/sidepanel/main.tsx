@@ -1,3 +1,3 @@
-import { render } from 'preact';
+import { mountSidePanel } from '../../src/ui/side-panel/mount-side-panel';
 
-render(<main>Retinue</main>, document.getElementById('app')!);
+void mountSidePanel(document.getElementById('app')!);

@@ -21,8 +21,24 @@ export interface ModelCallRequest {
   toolChoice?: ChatCompletionToolChoiceOption;
   sampling?: CallSampling;
   signal: AbortSignal;
-  /** Streamed text of the assistant turn, as it arrives. */
+  /**
+   * Streamed text of the assistant turn, as it arrives. When an attempt fails mid-stream and the call
+   * is retried, the text starts again from the beginning after `onRetry`.
+   */
   onTextDelta?: (text: string) => void;
+  /** Told before each retry, so a journal or UI can show it (and drop text streamed so far). */
+  onRetry?: (retry: ModelCallRetry) => void;
+}
+
+/** One failed attempt that will be retried. */
+export interface ModelCallRetry {
+  /** The attempt that failed, from 1. */
+  attempt: number;
+  /** How long the client waits before the next attempt. */
+  delayMs: number;
+  /** What went wrong, in words (e.g. `429 Too Many Requests`, `stream broke off`). */
+  reason: string;
+  status?: number;
 }
 
 export interface ModelCallUsage {
@@ -36,6 +52,8 @@ export interface ModelCallResult {
   message: ChatCompletionAssistantMessageParam;
   finishReason: string | null;
   usage: ModelCallUsage;
+  /** Reasoning text the provider streamed apart from the content (`reasoning_content`), if any. */
+  reasoning?: string;
 }
 
 /**
@@ -60,4 +78,9 @@ export interface ModelTarget {
   extraBody?: Record<string, unknown>;
   /** Calls in flight at once through this target. */
   maxConcurrency?: number;
+  /**
+   * What to tell the user when the endpoint refuses the key (401/403), e.g. `check the API key of
+   * connection 'local' in Retinue's options`. Defaults to one built from `label`.
+   */
+  authAdvice?: string;
 }

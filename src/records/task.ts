@@ -34,6 +34,10 @@ export const agentTaskRecordSchema = z.object({
   /** The capsule's own status, when there is one: a partial result keeps task status `completed`. */
   resultStatus: z.enum(['completed', 'partial', 'failed']).optional(),
   error: z.object({ code: z.string(), message: z.string() }).optional(),
+  /** The parent's tool call that created this task; makes a re-dispatched `agent.delegate` idempotent on resume. */
+  toolCallId: z.string().optional(),
+  /** When the parent was given this task's result (by `agent.await`); it is not given twice. */
+  resultDeliveredAt: z.number().optional(),
   createdAt: z.number(),
   startedAt: z.number().optional(),
   endedAt: z.number().optional(),

@@ -29,6 +29,8 @@ export interface StartRunOptions {
   signal?: AbortSignal;
   /** Short progress lines for the page, e.g. `scene-critic · Critique — started`. */
   onProgress?: (line: string) => void;
+  /** Told once the run is stored, before the root's first turn (the page bridge needs the id to reconnect). */
+  onRunCreated?: (run: AgentRun) => void;
 }
 
 export interface ResumeRunOptions {
@@ -42,6 +44,11 @@ export interface RunOutcome {
   run: AgentRun;
   /** The reply for the page; empty unless completed. */
   reply: string;
+  /**
+   * True when this runtime was shut down mid-run: nothing was recorded as an end, the run is still
+   * `running` in the store, and `resumeRun` (on a new runtime) continues it.
+   */
+  suspended?: boolean;
 }
 
 /** The agent runtime: one run per chat turn, its root and its delegated children. */
@@ -52,4 +59,9 @@ export interface AgentRuntime {
   resumeRun(runId: string, options: ResumeRunOptions): Promise<RunOutcome>;
   cancelRun(runId: string, reason?: string): void;
   cancelTask(runId: string, taskId: string): void;
+  /**
+   * Stops every run of this runtime where it stands without recording an end, as when the browser
+   * stops the service worker; their `startRun`/`resumeRun` promises resolve with `suspended: true`.
+   */
+  shutdown(): Promise<void>;
 }

@@ -1,0 +1,175 @@
+/**
+ * The runtime benchmark, printed from one run against the scripted model server (in-process):
+ * (a) parallel speed-up of the scheduler over running children one at a time (the seed's behaviour);
+ * (b) overhead per model round at zero model latency, against the same tool loop in @openai/agents.
+ * Every number is a ratio against a baseline measured here, in the same run.
+ */
+import 'fake-indexeddb/auto';
+import { Agent, OpenAIChatCompletionsModel, run, setTracingDisabled, tool } from '@openai/agents';
+import { IDBFactory } from 'fake-indexeddb';
+import OpenAI from 'openai';
+import { z } from 'zod';
+import { createModelResolver } from '../src/model/model-resolver';
+import { resolveProfiles } from '../src/profiles/built-in-profiles';
+import { createAgentRuntime } from '../src/runtime/create-agent-runtime';
+import { defaultsSchema, profileSchema, type SettingsDefaults } from '../src/settings/schema';
+import { openRunStore } from '../src/store/idb-run-store';
+import type { PromptSnapshot } from '../src/hosts/prompt-snapshot';
+import { startScriptedModelServer, type ScriptedModelServer } from '../tests/support/scripted-model-server';
+
+const CHILDREN = 6;
+const CHILD_ROUNDS = 3;
+const CALL_DELAY_MS = 200;
+const LOOP_ROUNDS = 50;
+const LOOP_REPEATS = 5;
+
+const PARALLEL_MARKER = '[[bench-parallel]]';
+const WORKER_MARKER = '[[bench-worker]]';
+const LOOP_MARKER = '[[bench-loop]]';
+
+const workerProfile = profileSchema.parse({
+  id: 'bench-worker',
+  name: 'Bench worker',
+  description: 'Takes notes, then returns. For the benchmark only.',
+  systemPrompt: `${WORKER_MARKER} Write two notes, then return.`,
+  tools: { allow: ['workspace.write'] },
+  budget: { maxRounds: CHILD_ROUNDS + 2, maxToolCalls: 10 },
+});
+const looperProfile = profileSchema.parse({
+  id: 'bench-looper',
+  name: 'Bench looper',
+  description: 'Lists the workspace many times. For the benchmark only.',
+  systemPrompt: `${LOOP_MARKER} List the workspace until told otherwise.`,
+  tools: { allow: ['workspace.list'] },
+  delegation: { canDelegate: false, callable: false },
+  budget: { maxRounds: 100, maxToolCalls: 500 },
+});
+const profiles = resolveProfiles({ profiles: [workerProfile, looperProfile] });
+
+function scriptServer(server: ScriptedModelServer): void {
+  server.script((request) => {
+    if (request.systemText.includes(WORKER_MARKER)) {
+      const round = request.toolResultCount;
+      return round < CHILD_ROUNDS - 1
+        ? { toolCalls: [{ name: 'workspace_write', arguments: { path: `scratch/note-${round}.md`, content: 'A note.' } }], delayMs: CALL_DELAY_MS }
+        : { toolCalls: [{ name: 'task_return', arguments: { summary: 'Done.' } }], delayMs: CALL_DELAY_MS };
+    }
+    if (request.systemText.includes(PARALLEL_MARKER)) {
+      if (request.toolResultCount === 0) {
+        const delegations = Array.from({ length: CHILDREN }, (_, index) => ({
+          name: 'agent_delegate',
+          arguments: { agentId: 'bench-worker', task: { title: `Part ${index + 1}`, objective: 'Take notes, then return.' } },
+        }));
+        return { toolCalls: delegations, delayMs: CALL_DELAY_MS };
+      }
+      if (request.toolResultCount === CHILDREN) return { toolCalls: [{ name: 'agent_await', arguments: { mode: 'allCompleted' } }], delayMs: CALL_DELAY_MS };
+      return { content: 'All parts are in.', delayMs: CALL_DELAY_MS };
+    }
+    if (request.systemText.includes(LOOP_MARKER)) {
+      return request.toolResultCount < LOOP_ROUNDS ? { toolCalls: [{ name: 'workspace_list', arguments: {} }] } : { content: 'Listed.' };
+    }
+    return undefined;
+  });
+}
+
+interface MeasuredRun {
+  milliseconds: number;
+  /** From the first task start to the last task end, from the journal. */
+  childrenMilliseconds: number;
+}
+
+async function runRetinue(server: ScriptedModelServer, options: { defaults: Partial<SettingsDefaults>; snapshot: PromptSnapshot; rootProfileId?: string }): Promise<MeasuredRun> {
+  const store = await openRunStore({ name: 'bench', indexedDB: new IDBFactory() });
+  try {
+    const runtime = createAgentRuntime({ store, profiles, defaults: defaultsSchema.parse(options.defaults) });
+    const resolveModel = createModelResolver({ connections: [], host: { label: 'bench', baseURL: server.baseURL, apiKey: 'bench', model: 'scripted-model' } });
+    const started = performance.now();
+    const outcome = await runtime.startRun({ origin: 'runner:', adapter: 'runner', snapshot: options.snapshot, resolveModel, ...(options.rootProfileId ? { rootProfileId: options.rootProfileId } : {}) });
+    const milliseconds = performance.now() - started;
+    if (outcome.run.status !== 'completed') throw new Error(`The benchmark run ended ${outcome.run.status}: ${outcome.run.error?.message ?? 'no reason'}`);
+    const journal = await store.readJournal(outcome.run.id);
+    const starts = journal.filter((event) => event.type === 'task-start').map((event) => event.time);
+    const ends = journal.filter((event) => event.type === 'task-end').map((event) => event.time);
+    const childrenMilliseconds = starts.length > 0 ? Math.max(...ends) - Math.min(...starts) : 0;
+    return { milliseconds, childrenMilliseconds };
+  } finally {
+    store.close();
+  }
+}
+
+async function runAgentsSdk(server: ScriptedModelServer): Promise<number> {
+  const client = new OpenAI({ baseURL: server.baseURL, apiKey: 'bench', maxRetries: 0 });
+  const agent = new Agent({
+    name: 'Bench looper',
+    instructions: `${LOOP_MARKER} List the workspace until told otherwise.`,
+    model: new OpenAIChatCompletionsModel(client, 'scripted-model'),
+    tools: [tool({ name: 'workspace_list', description: 'List the workspace.', parameters: z.object({}), execute: async () => 'scratch/\nsummaries/' })],
+  });
+  const started = performance.now();
+  const result = await run(agent, 'Go.', { stream: true, maxTurns: LOOP_ROUNDS + 5 });
+  await result.completed;
+  const milliseconds = performance.now() - started;
+  if (result.finalOutput !== 'Listed.') throw new Error(`The @openai/agents run ended with ${JSON.stringify(result.finalOutput)}.`);
+  return milliseconds;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((left, right) => left - right);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+}
+
+const seconds = (milliseconds: number) => `${(milliseconds / 1000).toFixed(2)} s`;
+
+async function parallelSpeedUp(server: ScriptedModelServer): Promise<void> {
+  const snapshot: PromptSnapshot = { messages: [{ role: 'system', content: `${PARALLEL_MARKER} A benchmark.` }, { role: 'user', content: 'Split the work.' }] };
+  console.log(`(a) Parallel speed-up: ${CHILDREN} children × ${CHILD_ROUNDS} rounds, ${CALL_DELAY_MS} ms per model call (the root makes 3 calls)`);
+  const sequential = await runRetinue(server, { defaults: { maxRunningChildren: 1 }, snapshot });
+  console.log(`  one at a time (maxRunningChildren 1, the seed's behaviour): run ${seconds(sequential.milliseconds)}, children ${seconds(sequential.childrenMilliseconds)}`);
+  const byDefault = await runRetinue(server, { defaults: {}, snapshot });
+  console.log(`  scheduler, default (maxRunningChildren 3):                   run ${seconds(byDefault.milliseconds)}, children ${seconds(byDefault.childrenMilliseconds)}`);
+  const allAtOnce = await runRetinue(server, { defaults: { maxRunningChildren: CHILDREN }, snapshot });
+  console.log(`  scheduler, all at once (maxRunningChildren ${CHILDREN}):              run ${seconds(allAtOnce.milliseconds)}, children ${seconds(allAtOnce.childrenMilliseconds)}`);
+  const childrenRatio = sequential.childrenMilliseconds / allAtOnce.childrenMilliseconds;
+  const runRatio = sequential.milliseconds / allAtOnce.milliseconds;
+  const defaultRatio = sequential.childrenMilliseconds / byDefault.childrenMilliseconds;
+  console.log(`  speed-up of the children: ${childrenRatio.toFixed(2)}× with ${CHILDREN} at once (ideal ${CHILDREN}×), ${defaultRatio.toFixed(2)}× with the default 3 (ideal 3×)`);
+  console.log(`  speed-up of the whole run: ${runRatio.toFixed(2)}× (less than the children's: the root's own 3 calls cannot overlap)`);
+}
+
+async function overheadPerRound(server: ScriptedModelServer): Promise<void> {
+  const snapshot: PromptSnapshot = { messages: [{ role: 'user', content: 'Go.' }] };
+  const calls = LOOP_ROUNDS + 1;
+  console.log(`(b) Overhead per model round at zero model latency: ${LOOP_ROUNDS} rounds with one tool call each, then an answer; median of ${LOOP_REPEATS}`);
+  // One warm-up of each, so module loading and JIT do not count.
+  await runRetinue(server, { defaults: {}, snapshot, rootProfileId: 'bench-looper' });
+  await runAgentsSdk(server);
+  const ours: number[] = [];
+  const theirs: number[] = [];
+  for (let repeat = 0; repeat < LOOP_REPEATS; repeat += 1) {
+    ours.push((await runRetinue(server, { defaults: {}, snapshot, rootProfileId: 'bench-looper' })).milliseconds / calls);
+    theirs.push((await runAgentsSdk(server)) / calls);
+  }
+  const oursPerRound = median(ours);
+  const theirsPerRound = median(theirs);
+  console.log(`  Retinue runtime (every round persisted, fake-indexeddb): ${oursPerRound.toFixed(2)} ms per round`);
+  console.log(`  @openai/agents 0.13.5 (same server, same tool loop):      ${theirsPerRound.toFixed(2)} ms per round`);
+  console.log(`  ratio Retinue / @openai/agents: ${(oursPerRound / theirsPerRound).toFixed(2)}×`);
+}
+
+setTracingDisabled(true);
+// @openai/agents passes one run-long signal to every SDK call, and the openai SDK never removes the
+// listener it adds, so the baseline trips Node's listener warning each round; keep other warnings.
+process.removeAllListeners('warning');
+process.on('warning', (warning) => {
+  if (warning.name !== 'MaxListenersExceededWarning') console.warn(warning);
+});
+const server = await startScriptedModelServer();
+scriptServer(server);
+try {
+  await parallelSpeedUp(server);
+  await overheadPerRound(server);
+  if (server.unmatched.length > 0) console.log(`  note: ${server.unmatched.length} request(s) matched no script.`);
+} finally {
+  await server.close();
+}

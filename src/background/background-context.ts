@@ -1,0 +1,77 @@
+import type { AgentRuntime } from '../runtime/agent-runtime';
+import { createAgentRuntime } from '../runtime/create-agent-runtime';
+import { resolveProfiles } from '../profiles/built-in-profiles';
+import type { Settings } from '../settings/schema';
+import { loadSettings, onSettingsChanged } from '../settings/settings-store';
+import { openRunStore } from '../store/idb-run-store';
+import type { RunStore } from '../store/run-store';
+
+/** The old runtimes kept reachable for cancel actions while their runs finish. */
+const RETIRED_RUNTIMES_KEPT = 8;
+
+/**
+ * What the background's services share: one store (so the side panel's journal subscription sees
+ * every event), the current settings, and ONE runtime built from them. Everything opens lazily.
+ */
+export interface BackgroundContext {
+  getStore(): Promise<RunStore>;
+  getSettings(): Promise<Settings>;
+  /** The runtime for new runs, rebuilt from the settings after they change. */
+  getRuntime(): Promise<AgentRuntime>;
+  /** Cancels a run whichever runtime drives it (the side panel's cancel). */
+  cancelRun(runId: string, reason?: string): void;
+  cancelTask(runId: string, taskId: string): void;
+}
+
+export interface BackgroundContextOptions {
+  openStore?: () => Promise<RunStore>;
+  loadSettings?: () => Promise<Settings>;
+  /** Subscribes to settings changes; returns the unsubscribe function. */
+  watchSettings?: (listener: (settings: Settings) => void) => () => void;
+  createRuntime?: typeof createAgentRuntime;
+}
+
+/**
+ * Creates the shared background context. A settings change makes the next `getRuntime` build a new
+ * runtime with the new profiles; runs already working keep theirs to the end, and cancel actions
+ * reach them through `cancelRun`/`cancelTask`.
+ */
+export function createBackgroundContext(options: BackgroundContextOptions = {}): BackgroundContext {
+  const openStore = options.openStore ?? (() => openRunStore());
+  const readSettings = options.loadSettings ?? loadSettings;
+  const createRuntime = options.createRuntime ?? createAgentRuntime;
+  let store: Promise<RunStore> | undefined;
+  let settings: Promise<Settings> | undefined;
+  let runtime: Promise<AgentRuntime> | undefined;
+  const runtimes: AgentRuntime[] = [];
+
+  const getStore = () => (store ??= openStore());
+  const getSettings = () => (settings ??= readSettings());
+  const getRuntime = () =>
+    (runtime ??= Promise.all([getStore(), getSettings()]).then(([openedStore, current]) => {
+      const created = createRuntime({ store: openedStore, profiles: resolveProfiles(current), defaults: current.defaults });
+      runtimes.unshift(created);
+      runtimes.splice(RETIRED_RUNTIMES_KEPT + 1);
+      return created;
+    }));
+
+  (options.watchSettings ?? onSettingsChanged)((next) => {
+    settings = Promise.resolve(next);
+    runtime = undefined;
+  });
+
+  return {
+    getStore,
+    getSettings,
+    getRuntime,
+    cancelRun: (runId, reason) => runtimes.forEach((each) => each.cancelRun(runId, reason)),
+    cancelTask: (runId, taskId) => runtimes.forEach((each) => each.cancelTask(runId, taskId)),
+  };
+}
+
+let shared: BackgroundContext | undefined;
+
+/** The one context of this background (service worker or event page), created on first use. */
+export function sharedBackgroundContext(): BackgroundContext {
+  return (shared ??= createBackgroundContext());
+}

@@ -1,0 +1,175 @@
+import { browser } from 'wxt/browser';
+import {
+  PANEL_PORT_NAME,
+  parsePanelMessage,
+  type BackgroundToPanel,
+  type PanelToBackground,
+} from '../messaging/panel-messages';
+import type { JournalEvent } from '../records/journal';
+import type { RunStore } from '../store/run-store';
+
+/** The parts of a `runtime.Port` the service uses (so tests can hand it a plain object). */
+export interface PanelPort {
+  name: string;
+  sender?: { id?: string; url?: string; tab?: unknown };
+  postMessage(message: BackgroundToPanel): void;
+  onMessage: { addListener(listener: (message: unknown) => void): void };
+  onDisconnect: { addListener(listener: () => void): void };
+}
+
+export interface PanelServiceDependencies {
+  /** The store the runtime appends to (its `onJournalAppended` is what gets forwarded); may still be opening. */
+  store: RunStore | Promise<RunStore>;
+  cancelRun(runId: string): void;
+  cancelTask(runId: string, taskId: string): void;
+  /** Where Ports arrive; defaults to `browser.runtime.onConnect`. */
+  connections?: { addListener(listener: (port: PanelPort) => void): void };
+  /** Tells open panels the service is up; defaults to `browser.runtime.sendMessage`. */
+  announce?: (message: BackgroundToPanel) => Promise<unknown>;
+  /** Whether a Port comes from one of our own extension pages; defaults to checking its sender URL. */
+  isTrustedPort?: (port: PanelPort) => boolean;
+}
+
+type Subscription = { kind: 'none' } | { kind: 'run'; runId: string } | { kind: 'origin'; origin: string };
+
+interface PanelClient {
+  port: PanelPort;
+  subscription: Subscription;
+  /** Keeps journal events in order while an origin lookup is pending. */
+  delivery: Promise<void>;
+}
+
+/** Extension pages (the side panel, or the panel opened as a tab) have our own URL. */
+function defaultIsTrustedPort(port: PanelPort): boolean {
+  const ownBase = browser.runtime.getURL('/');
+  // A content script's Port carries the page's URL, so only our own pages pass.
+  return port.sender?.url?.startsWith(ownBase) === true;
+}
+
+function announceReady(announce: PanelServiceDependencies['announce']): void {
+  const send = announce ?? ((message: BackgroundToPanel) => browser.runtime.sendMessage(message));
+  // With no panel open there is no receiver and the promise rejects; that is the normal case.
+  send({ type: 'panel-service-ready' }).catch(() => undefined);
+}
+
+/**
+ * Serves the side panel: it opens a Port named `panel`, subscribes to one run or to the runs of an
+ * origin, and gets each journal event as the store appends it (pushed, never polled, so an idle
+ * service worker is left asleep). It can cancel a task or a run. History is read by the panel page
+ * straight from the store, which it shares with the background.
+ * Returns a function that stops forwarding.
+ */
+export function installPanelService(dependencies: PanelServiceDependencies): () => void {
+  const clients = new Set<PanelClient>();
+  const runOrigins = new Map<string, Promise<string | undefined>>();
+  const isTrusted = dependencies.isTrustedPort ?? defaultIsTrustedPort;
+  const storeReady = Promise.resolve(dependencies.store);
+
+  function originOfRun(runId: string): Promise<string | undefined> {
+    let known = runOrigins.get(runId);
+    if (!known) {
+      known = storeReady.then((store) => store.getRun(runId)).then(
+        (run) => run?.origin,
+        () => undefined,
+      );
+      runOrigins.set(runId, known);
+      // The cache only needs recent runs; keep it from growing without bound.
+      if (runOrigins.size > 200) runOrigins.delete(runOrigins.keys().next().value as string);
+    }
+    return known;
+  }
+
+  function deliver(client: PanelClient, event: JournalEvent): void {
+    const subscription = client.subscription;
+    if (subscription.kind === 'none') return;
+    if (subscription.kind === 'run') {
+      if (event.runId === subscription.runId) post(client, { type: 'journal-event', event });
+      return;
+    }
+    client.delivery = client.delivery.then(async () => {
+      const origin = await originOfRun(event.runId);
+      if (client.subscription === subscription && origin === subscription.origin) {
+        post(client, { type: 'journal-event', event });
+      }
+    });
+  }
+
+  function post(client: PanelClient, message: BackgroundToPanel): void {
+    try {
+      client.port.postMessage(message);
+    } catch {
+      // The panel closed between the event and the post; its disconnect listener removes it.
+      clients.delete(client);
+    }
+  }
+
+  function handle(client: PanelClient, message: PanelToBackground): void {
+    switch (message.type) {
+      case 'subscribe-run':
+        client.subscription = { kind: 'run', runId: message.runId };
+        return;
+      case 'subscribe-origin':
+        client.subscription = { kind: 'origin', origin: message.origin };
+        return;
+      case 'unsubscribe':
+        client.subscription = { kind: 'none' };
+        return;
+      case 'cancel-run':
+        dependencies.cancelRun(message.runId);
+        return;
+      case 'cancel-task':
+        dependencies.cancelTask(message.runId, message.taskId);
+        return;
+    }
+  }
+
+  let stopped = false;
+  let stopListening: () => void = () => undefined;
+  // Ports are accepted at once (listeners must be registered in the worker's first turn); events
+  // flow once the store is open.
+  void storeReady.then(
+    (store) => {
+      if (stopped) return;
+      stopListening = store.onJournalAppended((event) => {
+        for (const client of clients) deliver(client, event);
+      });
+    },
+    (error: unknown) => console.error('Retinue: the side panel gets no live updates, the run store did not open:', error),
+  );
+
+  const connections = dependencies.connections ?? (browser.runtime.onConnect as unknown as NonNullable<PanelServiceDependencies['connections']>);
+  connections.addListener((port) => {
+    if (stopped || port.name !== PANEL_PORT_NAME || !isTrusted(port)) return;
+    const client: PanelClient = { port, subscription: { kind: 'none' }, delivery: Promise.resolve() };
+    clients.add(client);
+    port.onDisconnect.addListener(() => clients.delete(client));
+    port.onMessage.addListener((raw) => {
+      const message = parsePanelMessage(raw);
+      if (!message) {
+        post(client, {
+          type: 'panel-error',
+          code: 'panel-message-invalid',
+          message: 'The background did not understand a side panel message; reload the side panel.',
+        });
+        return;
+      }
+      try {
+        handle(client, message);
+      } catch (error) {
+        post(client, {
+          type: 'panel-error',
+          code: 'panel-action-failed',
+          message: `The action failed: ${error instanceof Error ? error.message : String(error)}`.slice(0, 2_000),
+        });
+      }
+    });
+  });
+
+  announceReady(dependencies.announce);
+
+  return () => {
+    stopped = true;
+    stopListening();
+    clients.clear();
+  };
+}

@@ -1,0 +1,179 @@
+import { CancelledError, ConfigurationError } from '../errors';
+import type { HostNotice } from '../hosts/host-adapter';
+import { chooseHostAdapter } from '../hosts/host-adapters';
+import { createPageRelayedFetch, type PageRelayedFetch } from '../hosts/page-relayed-fetch';
+import { PROMPT_SNAPSHOT_PATH, type PromptSnapshot } from '../hosts/prompt-snapshot';
+import {
+  bridgeToBackgroundMessageSchema,
+  type BackgroundToBridgeMessage,
+  type BridgeToBackgroundMessage,
+} from '../messaging/run-port-messages';
+import type { ModelClientOptions } from '../model/create-model-client';
+import { createModelResolver } from '../model/model-resolver';
+import type { RunOutcome } from '../runtime/agent-runtime';
+import type { Settings } from '../settings/schema';
+import { findSite, isSiteSwitchedOn, rootProfileIdFor } from '../settings/site-settings';
+import type { BackgroundContext } from './background-context';
+import { pageAnswerForCrash, pageAnswerForRun, pageAnswerForUnreadableRequest } from './page-error-text';
+
+/** The slice of `runtime.Port` the run service uses. */
+export interface RunServicePort {
+  name: string;
+  sender?: { id?: string; url?: string; origin?: string; tab?: unknown };
+  postMessage(message: BackgroundToBridgeMessage): void;
+  disconnect(): void;
+  onMessage: { addListener(listener: (message: unknown) => void): void };
+  onDisconnect: { addListener(listener: () => void): void };
+}
+
+export interface RunPortDependencies {
+  context: BackgroundContext;
+  recordNotice: (origin: string, notice: HostNotice) => void;
+  /** Retry timing for model clients (tests shorten it). */
+  clientOptions?: Omit<ModelClientOptions, 'limiter'>;
+}
+
+type RunBeginning = Extract<BridgeToBackgroundMessage, { type: 'run-start' | 'run-resume' }>;
+
+/**
+ * The origin a run port really comes from: the sender's frame, as the browser reports it. An origin
+ * the page writes in a message is never trusted.
+ */
+export function senderOrigin(sender: RunServicePort['sender']): string | undefined {
+  if (!sender?.tab) return undefined;
+  if (sender.origin && sender.origin !== 'null') return sender.origin;
+  try {
+    return sender.url ? new URL(sender.url).origin : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Serves one run port: `run-start` (or `run-resume` after the service worker restarted) runs the
+ * turn; progress, the reply or an error in words go back; `run-abort` or the port's loss cancels the
+ * run and its children; host calls relay through the page.
+ */
+export function serveRunPort(port: RunServicePort, dependencies: RunPortDependencies): void {
+  const origin = senderOrigin(port.sender);
+  if (!origin) {
+    port.disconnect();
+    return;
+  }
+  const abort = new AbortController();
+  let relay: PageRelayedFetch | undefined;
+  let begun = false;
+  let closed = false;
+  const post = (message: BackgroundToBridgeMessage) => {
+    if (closed) return;
+    try {
+      port.postMessage(message);
+    } catch {
+      closed = true;
+    }
+  };
+
+  port.onDisconnect.addListener(() => {
+    closed = true;
+    relay?.failAll('The page went away.');
+    abort.abort(new CancelledError('The page went away before the reply was finished.'));
+  });
+  port.onMessage.addListener((raw) => {
+    const parsed = bridgeToBackgroundMessageSchema.safeParse(raw);
+    if (!parsed.success) return;
+    const message = parsed.data;
+    if (message.type === 'run-start' || message.type === 'run-resume') {
+      if (begun) return;
+      begun = true;
+      relay = createPageRelayedFetch(post);
+      void begin(message, relay).catch((error: unknown) => answerFailure(pageAnswerForCrash(error)));
+    } else if (message.type === 'run-abort') {
+      abort.abort(new CancelledError('The page stopped the generation.'));
+    } else if (message.type !== 'keep-alive') {
+      relay?.deliver(message);
+    }
+  });
+
+  const answerFailure = ({ status, message }: { status: number; message: string }) => post({ type: 'run-failed', status, message });
+
+  async function begin(message: RunBeginning, pageFetch: PageRelayedFetch): Promise<void> {
+    const settings = await dependencies.context.getSettings();
+    if (!isSiteSwitchedOn(settings, origin as string)) {
+      post({ type: 'pass-through' });
+      return;
+    }
+    const outcome =
+      message.type === 'run-start' ? await startRun(message, settings, pageFetch) : await resumeRun(message.runId, settings, pageFetch);
+    if (!outcome || outcome.suspended) return;
+    if (outcome.run.status === 'completed') post({ type: 'run-reply', reply: outcome.reply });
+    else answerFailure(pageAnswerForRun(outcome.run));
+  }
+
+  async function startRun(message: Extract<RunBeginning, { type: 'run-start' }>, settings: Settings, pageFetch: PageRelayedFetch) {
+    const site = findSite(settings, origin as string);
+    const adapter = chooseHostAdapter(site?.adapter ?? 'auto', message.adapter);
+    if (!adapter) {
+      post({ type: 'pass-through' });
+      return undefined;
+    }
+    let reading;
+    try {
+      reading = adapter.readRequest(message.body);
+    } catch (error) {
+      answerFailure(pageAnswerForUnreadableRequest(error instanceof ConfigurationError ? error.message : String(error)));
+      return undefined;
+    }
+    if (reading.kind === 'pass-through') {
+      dependencies.recordNotice(origin as string, reading.notice);
+      post({ type: 'pass-through' });
+      return undefined;
+    }
+    const runtime = await dependencies.context.getRuntime();
+    return runtime.startRun({
+      origin: origin as string,
+      adapter: adapter.id,
+      snapshot: reading.snapshot,
+      rootProfileId: rootProfileIdFor(settings, origin as string),
+      resolveModel: resolverFor(settings, reading.snapshot, pageFetch),
+      signal: abort.signal,
+      onProgress: (line) => post({ type: 'run-progress', line: line.slice(0, 500) }),
+      onRunCreated: (run) => post({ type: 'run-accepted', runId: run.id }),
+    });
+  }
+
+  async function resumeRun(runId: string, settings: Settings, pageFetch: PageRelayedFetch): Promise<RunOutcome | undefined> {
+    const store = await dependencies.context.getStore();
+    const run = await store.getRun(runId);
+    // A page may only pick up its own origin's runs (and never learns run ids in the first place).
+    if (!run || run.origin !== origin) {
+      answerFailure(pageAnswerForCrash(new Error('There is no run of this page to continue.')));
+      return undefined;
+    }
+    const snapshotFile = await store.readFile(runId, PROMPT_SNAPSHOT_PATH);
+    const snapshot = snapshotFile ? (JSON.parse(snapshotFile.content) as PromptSnapshot) : { messages: [] };
+    post({ type: 'run-accepted', runId });
+    const runtime = await dependencies.context.getRuntime();
+    return runtime.resumeRun(runId, {
+      resolveModel: resolverFor(settings, snapshot, pageFetch),
+      signal: abort.signal,
+      onProgress: (line) => post({ type: 'run-progress', line: line.slice(0, 500) }),
+    });
+  }
+
+  function resolverFor(settings: Settings, snapshot: PromptSnapshot, pageFetch: PageRelayedFetch) {
+    return createModelResolver({
+      connections: settings.connections,
+      host: {
+        label: "the page's own model",
+        baseURL: `${origin}/`,
+        authAdvice: "check the API key and model set in the page itself (Retinue only reuses them), then send your message again",
+        // The SDK's own headers never leave the background: the page hook sends the page's captured ones.
+        apiKey: 'host-binding-sends-no-key',
+        model: typeof snapshot.model === 'string' ? snapshot.model : '',
+        fetch: pageFetch.fetch,
+        maxConcurrency: settings.defaults.maxRunningChildren + 1,
+      },
+      clientOptions: dependencies.clientOptions,
+    });
+  }
+}

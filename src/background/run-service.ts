@@ -1,0 +1,34 @@
+import { browser } from 'wxt/browser';
+import { RUN_PORT_NAME } from '../messaging/run-port-messages';
+import type { BackgroundContext } from './background-context';
+import { recordPageNotice } from './page-notices';
+import { serveRunPort, type RunPortDependencies, type RunServicePort } from './run-port-handler';
+
+export interface RunServiceOptions {
+  context: BackgroundContext;
+  /** Where run ports arrive; defaults to `browser.runtime.onConnect`. */
+  connections?: { addListener(listener: (port: RunServicePort) => void): void };
+  recordNotice?: RunPortDependencies['recordNotice'];
+  clientOptions?: RunPortDependencies['clientOptions'];
+}
+
+/**
+ * Serves the page bridges: each chat turn arrives on its own `retinue-run` port from a content
+ * script, becomes an agent run on the shared runtime, and is answered on that port.
+ *
+ * @example
+ * installRunService({ context: createBackgroundContext() });
+ */
+export function installRunService(options: RunServiceOptions): void {
+  const connections = options.connections ?? (browser.runtime.onConnect as unknown as NonNullable<RunServiceOptions['connections']>);
+  const dependencies: RunPortDependencies = {
+    context: options.context,
+    recordNotice: options.recordNotice ?? ((origin, notice) => void recordPageNotice(origin, notice).catch(() => undefined)),
+    clientOptions: options.clientOptions,
+  };
+  connections.addListener((port) => {
+    if (port.name !== RUN_PORT_NAME) return;
+    if (port.sender?.id !== undefined && port.sender.id !== browser.runtime.id) return;
+    serveRunPort(port, dependencies);
+  });
+}

@@ -1,0 +1,138 @@
+import { createPageResponseWriter } from '../hosts/page-response-writer';
+import type { BridgeToPageMessage, PageToBridgeMessage } from '../messaging/page-messages';
+import {
+  backgroundToBridgeMessageSchema,
+  KEEP_ALIVE_INTERVAL_MS,
+  type BackgroundToBridgeMessage,
+  type BridgeToBackgroundMessage,
+} from '../messaging/run-port-messages';
+
+/** The slice of `runtime.Port` a run session uses. */
+export interface RunPort {
+  postMessage(message: BridgeToBackgroundMessage): void;
+  disconnect(): void;
+  onMessage: { addListener(listener: (message: unknown) => void): void };
+  onDisconnect: { addListener(listener: () => void): void };
+}
+
+export interface RunSessionOptions {
+  requestId: string;
+  start: Extract<PageToBridgeMessage, { type: 'run-start' }>;
+  openPort: () => RunPort;
+  toPage: (message: BridgeToPageMessage) => void;
+  onEnd: () => void;
+  /** Messages a person reads when the background is gone for good. */
+  describeLostBackground: () => string;
+  keepAliveMs?: number;
+  /** Reconnections after the background went away, before the page gets an error. */
+  maxReconnects?: number;
+}
+
+/** One chat turn in the bridge: its run port, keep-alive, reconnection, and the answer to the page. */
+export interface RunSession {
+  fromPage(message: PageToBridgeMessage): void;
+}
+
+/**
+ * Opens a run port and relays between the page hook and the background. While the run works a
+ * keep-alive goes over the port; if the port drops (the service worker restarted) the session
+ * reconnects with the run id and the background resumes the run from the store.
+ */
+export function createRunSession(options: RunSessionOptions): RunSession {
+  const { requestId } = options;
+  const body = options.start.body;
+  const writer = createPageResponseWriter({
+    stream: body.stream === true,
+    model: typeof body.model === 'string' ? body.model : undefined,
+    send: (part) => {
+      if (part.kind === 'start') options.toPage({ type: 'response-start', requestId, status: part.status, contentType: part.contentType });
+      else if (part.kind === 'chunk') options.toPage({ type: 'response-chunk', requestId, text: part.text });
+      else options.toPage({ type: 'response-end', requestId });
+    },
+  });
+  const openHostCalls = new Set<string>();
+  let port: RunPort | undefined;
+  let runId: string | undefined;
+  let ended = false;
+  let reconnects = 0;
+  const keepAlive = setInterval(() => port?.postMessage({ type: 'keep-alive' }), options.keepAliveMs ?? KEEP_ALIVE_INTERVAL_MS);
+
+  const end = () => {
+    if (ended) return;
+    ended = true;
+    clearInterval(keepAlive);
+    port?.disconnect();
+    options.onEnd();
+  };
+
+  const onBackground = (raw: unknown) => {
+    const parsed = backgroundToBridgeMessageSchema.safeParse(raw);
+    if (!parsed.success || ended) return;
+    const message: BackgroundToBridgeMessage = parsed.data;
+    switch (message.type) {
+      case 'run-accepted':
+        runId = message.runId;
+        break;
+      case 'pass-through':
+        options.toPage({ type: 'pass-through', requestId });
+        end();
+        break;
+      case 'run-progress':
+        writer.progress(message.line);
+        break;
+      case 'run-reply':
+        writer.reply(message.reply);
+        end();
+        break;
+      case 'run-failed':
+        writer.fail(message.status, message.message);
+        end();
+        break;
+      case 'host-call':
+        openHostCalls.add(message.callId);
+        options.toPage({ type: 'host-call', requestId, callId: message.callId, body: message.body });
+        break;
+      case 'host-call-abort':
+        openHostCalls.delete(message.callId);
+        options.toPage({ type: 'host-call-abort', requestId, callId: message.callId });
+        break;
+    }
+  };
+
+  const onDisconnect = () => {
+    if (ended) return;
+    for (const callId of openHostCalls) options.toPage({ type: 'host-call-abort', requestId, callId });
+    openHostCalls.clear();
+    if (runId && reconnects < (options.maxReconnects ?? 3)) {
+      reconnects += 1;
+      connect({ type: 'run-resume', runId });
+      return;
+    }
+    writer.fail(503, options.describeLostBackground());
+    end();
+  };
+
+  const connect = (first: BridgeToBackgroundMessage) => {
+    port = options.openPort();
+    port.onMessage.addListener(onBackground);
+    port.onDisconnect.addListener(onDisconnect);
+    port.postMessage(first);
+  };
+
+  connect({ type: 'run-start', adapter: options.start.adapter, body });
+
+  return {
+    fromPage(message) {
+      if (ended) return;
+      if (message.type === 'run-abort') {
+        port?.postMessage({ type: 'run-abort' });
+        end();
+        return;
+      }
+      if (message.type === 'run-start' || !openHostCalls.has(message.callId)) return;
+      if (message.type === 'host-call-end' || message.type === 'host-call-error') openHostCalls.delete(message.callId);
+      const { requestId: _requestId, ...relayed } = message;
+      port?.postMessage(relayed);
+    },
+  };
+}

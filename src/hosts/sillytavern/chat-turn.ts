@@ -1,0 +1,27 @@
+import type { ChatTurnRequest } from '../chat-turn-request';
+
+/** SillyTavern's Chat Completion generation endpoint. */
+export const SILLYTAVERN_GENERATE_PATH = '/api/backends/chat-completions/generate';
+
+/**
+ * Generation types that are a chat turn the user sees as the character's reply. `continue` is left
+ * out on purpose: it extends the last reply word for word, which a delegated run cannot do faithfully;
+ * `quiet` (extensions' background prompts) and `impersonate` (writes the user's line) pass through too.
+ */
+const CHAT_TURN_TYPES = ['normal', 'regenerate', 'swipe'];
+
+/**
+ * Is this a SillyTavern chat turn: a POST to the generate endpoint with `messages` and a chat-turn
+ * `type`? Runs in the page's MAIN world, so it imports nothing.
+ */
+export function isSillyTavernChatTurn(request: ChatTurnRequest): boolean {
+  if (request.method.toUpperCase() !== 'POST' || !isSillyTavernGeneratePath(request.url)) return false;
+  const body = request.body as { messages?: unknown; type?: unknown } | null;
+  if (typeof body !== 'object' || body === null || !Array.isArray(body.messages)) return false;
+  return typeof body.type === 'string' && CHAT_TURN_TYPES.includes(body.type);
+}
+
+/** A cheap URL test the page hook makes before it reads any body. */
+export function isSillyTavernGeneratePath(url: string): boolean {
+  return new URL(url).pathname.replace(/\/+$/, '').endsWith(SILLYTAVERN_GENERATE_PATH);
+}

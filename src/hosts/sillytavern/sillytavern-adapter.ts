@@ -1,0 +1,65 @@
+import type { HostAdapter } from '../host-adapter';
+import { readPromptSnapshot } from '../read-snapshot';
+
+/**
+ * Chat Completion sources whose replies SillyTavern's page reads as OpenAI chunks
+ * (`choices[0].delta.content`, `delta.reasoning_content`) and whose server answers the OpenAI way, so a
+ * run can both call the page's model through them and answer the page.
+ */
+export const OPENAI_SHAPED_SOURCES: readonly string[] = [
+  'openai',
+  'custom',
+  'openrouter',
+  'mistralai',
+  'groq',
+  'deepseek',
+  'xai',
+  'azure_openai',
+  'perplexity',
+  'fireworks',
+  'electronhub',
+  'chutes',
+  'nanogpt',
+  'aimlapi',
+  'pollinations',
+  'moonshot',
+  'cometapi',
+  'zai',
+  'siliconflow',
+  'workers_ai',
+];
+
+/**
+ * `sillytavern`: SillyTavern's `POST /api/backends/chat-completions/generate`. Chat turns of an
+ * OpenAI-shaped source become runs; any other source (Claude, Gemini, Cohere, ...) speaks its own
+ * format, so the turn goes to the page's server untouched and the side panel says why.
+ */
+export const sillyTavernAdapter: HostAdapter = {
+  id: 'sillytavern',
+  readRequest(body) {
+    const source = sourceOf(body);
+    if (!OPENAI_SHAPED_SOURCES.includes(source)) {
+      return {
+        kind: 'pass-through',
+        notice: { code: 'unsupported-source', messageKey: 'page_notice_unsupported_source', substitutions: [source] },
+      };
+    }
+    const snapshot = readPromptSnapshot(body);
+    return { kind: 'run', snapshot, stream: snapshot.stream === true };
+  },
+};
+
+function sourceOf(body: unknown): string {
+  const source = (body as { chat_completion_source?: unknown } | null)?.chat_completion_source;
+  return typeof source === 'string' && source.length <= 64 ? source : 'openai';
+}
+
+/*
+ * Checked against SillyTavern 1.18.0 (https://github.com/SillyTavern/SillyTavern/releases/tag/1.18.0,
+ * read in the fork https://github.com/jaidaken/SillyTavern/tree/1.18.0):
+ * - public/scripts/openai.js sendOpenAIRequest: POST /api/backends/chat-completions/generate with
+ *   headers Content-Type and X-CSRF-Token; body type, messages, model, stream, sampling,
+ *   chat_completion_source, custom_url; `!response.ok` → the body's error.message shown as a toast.
+ * - public/scripts/openai.js getStreamingReply: which sources read choices[0].delta.content and
+ *   delta.reasoning_content.
+ */

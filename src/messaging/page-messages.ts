@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { SNAPSHOT_LIMITS } from '../hosts/prompt-snapshot';
+
+/**
+ * Messages between the page hook (MAIN world, untrusted) and the bridge (isolated world), sent as
+ * JSON text over a MessageChannel. Text keeps every browser's cross-world cloning out of the picture
+ * and lets the bridge refuse an oversized message before parsing it.
+ */
+
+export { BRIDGE_READY, PAGE_HOOK_CONNECT } from './page-channel-names';
+
+/** The largest message text the bridge reads: a chat turn at the snapshot cap, with room for JSON. */
+export const PAGE_MESSAGE_MAX_CHARS = SNAPSHOT_LIMITS.maxChars + 100_000;
+/** One relayed chunk of a host call's response body. */
+export const HOST_CALL_CHUNK_MAX_CHARS = 1_000_000;
+
+const requestId = z.string().min(1).max(64);
+const callId = z.string().min(1).max(64);
+
+/** Everything the page may say. Anything else is dropped. */
+export const pageToBridgeMessageSchema = z.discriminatedUnion('type', [
+  z.strictObject({
+    type: z.literal('run-start'),
+    requestId,
+    adapter: z.enum(['openai-chat', 'sillytavern']),
+    body: z.record(z.string(), z.unknown()),
+  }),
+  z.strictObject({ type: z.literal('run-abort'), requestId }),
+  z.strictObject({
+    type: z.literal('host-call-start'),
+    requestId,
+    callId,
+    status: z.number().int().min(100).max(599),
+    contentType: z.string().max(200),
+  }),
+  z.strictObject({ type: z.literal('host-call-chunk'), requestId, callId, text: z.string().max(HOST_CALL_CHUNK_MAX_CHARS) }),
+  z.strictObject({ type: z.literal('host-call-end'), requestId, callId }),
+  z.strictObject({ type: z.literal('host-call-error'), requestId, callId, message: z.string().max(2_000) }),
+]);
+export type PageToBridgeMessage = z.infer<typeof pageToBridgeMessageSchema>;
+
+/** Everything the bridge says to the page hook (trusted by the hook; never settings or other runs). */
+export type BridgeToPageMessage =
+  | { type: 'connected' }
+  | { type: 'pass-through'; requestId: string }
+  | { type: 'response-start'; requestId: string; status: number; contentType: string }
+  | { type: 'response-chunk'; requestId: string; text: string }
+  | { type: 'response-end'; requestId: string }
+  | { type: 'host-call'; requestId: string; callId: string; body: Record<string, unknown> }
+  | { type: 'host-call-abort'; requestId: string; callId: string };
+
+/**
+ * Parses one message text from the page: undefined when it is oversized, not JSON, or not one of the
+ * messages above.
+ */
+export function parsePageMessage(text: unknown): PageToBridgeMessage | undefined {
+  if (typeof text !== 'string' || text.length > PAGE_MESSAGE_MAX_CHARS) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const parsed = pageToBridgeMessageSchema.safeParse(value);
+  return parsed.success ? parsed.data : undefined;
+}

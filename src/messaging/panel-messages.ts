@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import { journalEventSchema } from '../records/journal';
+
+/** The name of the `runtime.Port` the side panel opens to the background. */
+export const PANEL_PORT_NAME = 'panel';
+
+const runId = z.string().min(1).max(200);
+const origin = z.string().min(1).max(500);
+
+/**
+ * What the side panel says to the background over its Port. One subscription per Port at a time:
+ * a new `subscribe-*` replaces the previous one.
+ */
+export const panelToBackgroundSchema = z.discriminatedUnion('type', [
+  /** Live journal events of one run. */
+  z.strictObject({ type: z.literal('subscribe-run'), runId }),
+  /** Live journal events of every run of an origin (the panel follows the latest one). */
+  z.strictObject({ type: z.literal('subscribe-origin'), origin }),
+  z.strictObject({ type: z.literal('unsubscribe') }),
+  z.strictObject({ type: z.literal('cancel-run'), runId }),
+  z.strictObject({ type: z.literal('cancel-task'), runId, taskId: z.string().min(1).max(200) }),
+]);
+export type PanelToBackground = z.infer<typeof panelToBackgroundSchema>;
+
+/** What the background says to the side panel. */
+export const backgroundToPanelSchema = z.discriminatedUnion('type', [
+  /** A journal event of a subscribed run, as stored (the panel re-reads the records it touches). */
+  z.strictObject({ type: z.literal('journal-event'), event: journalEventSchema }),
+  /** A message the panel sent was refused; `message` says why and what to do. */
+  z.strictObject({ type: z.literal('panel-error'), code: z.string().max(100), message: z.string().max(2_000) }),
+  /**
+   * Broadcast with `runtime.sendMessage` when the background (re)starts: an open panel whose Port
+   * closed with the old service worker connects again now, instead of waking it on a timer.
+   */
+  z.strictObject({ type: z.literal('panel-service-ready') }),
+]);
+export type BackgroundToPanel = z.infer<typeof backgroundToPanelSchema>;
+
+/** Parses one message from the panel; `undefined` when it is not a valid panel message. */
+export function parsePanelMessage(message: unknown): PanelToBackground | undefined {
+  const parsed = panelToBackgroundSchema.safeParse(message);
+  return parsed.success ? parsed.data : undefined;
+}
+
+/** Parses one message from the background; `undefined` when it is not a valid background message. */
+export function parseBackgroundMessage(message: unknown): BackgroundToPanel | undefined {
+  const parsed = backgroundToPanelSchema.safeParse(message);
+  return parsed.success ? parsed.data : undefined;
+}

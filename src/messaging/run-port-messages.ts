@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import { HOST_CALL_CHUNK_MAX_CHARS } from './page-messages';
+
+/** The name of the `runtime.Port` the bridge opens to the background for one run. */
+export const RUN_PORT_NAME = 'retinue-run';
+/** The bridge sends `keep-alive` this often while a run works (service workers idle out after 30 s). */
+export const KEEP_ALIVE_INTERVAL_MS = 15_000;
+
+const callId = z.string().min(1).max(64);
+
+/** What the bridge sends the background over a run port. */
+export const bridgeToBackgroundMessageSchema = z.discriminatedUnion('type', [
+  z.strictObject({
+    type: z.literal('run-start'),
+    adapter: z.enum(['openai-chat', 'sillytavern']),
+    body: z.record(z.string(), z.unknown()),
+  }),
+  /** After the background went away mid-run: carry on with the stored run. */
+  z.strictObject({ type: z.literal('run-resume'), runId: z.string().min(1).max(100) }),
+  z.strictObject({ type: z.literal('run-abort') }),
+  z.strictObject({ type: z.literal('keep-alive') }),
+  z.strictObject({ type: z.literal('host-call-start'), callId, status: z.number().int().min(100).max(599), contentType: z.string().max(200) }),
+  z.strictObject({ type: z.literal('host-call-chunk'), callId, text: z.string().max(HOST_CALL_CHUNK_MAX_CHARS) }),
+  z.strictObject({ type: z.literal('host-call-end'), callId }),
+  z.strictObject({ type: z.literal('host-call-error'), callId, message: z.string().max(2_000) }),
+]);
+export type BridgeToBackgroundMessage = z.infer<typeof bridgeToBackgroundMessageSchema>;
+
+/** What the background sends the bridge over a run port. */
+export const backgroundToBridgeMessageSchema = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('run-accepted'), runId: z.string() }),
+  /** Not Retinue's to answer: the page hook sends the request on to the page's server. */
+  z.strictObject({ type: z.literal('pass-through') }),
+  z.strictObject({ type: z.literal('run-progress'), line: z.string().max(500) }),
+  z.strictObject({ type: z.literal('run-reply'), reply: z.string() }),
+  /** The run failed or was cancelled: `status` is the HTTP status the page gets, `message` says why. */
+  z.strictObject({ type: z.literal('run-failed'), status: z.number().int(), message: z.string() }),
+  z.strictObject({ type: z.literal('host-call'), callId, body: z.record(z.string(), z.unknown()) }),
+  z.strictObject({ type: z.literal('host-call-abort'), callId }),
+]);
+export type BackgroundToBridgeMessage = z.infer<typeof backgroundToBridgeMessageSchema>;
+
+/** Host-call replies, relayed from the page hook to the background's page-relayed fetch. */
+export type HostCallReplyMessage = Extract<BridgeToBackgroundMessage, { type: `host-call-${string}` }>;

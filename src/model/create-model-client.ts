@@ -1,0 +1,154 @@
+import OpenAI from 'openai';
+import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
+import { cancelledBy, createConcurrencyLimiter, type ConcurrencyLimiter } from './concurrency-limiter';
+import type { ModelCallRequest, ModelCallResult, ModelCallRetry, ModelClient, ModelTarget } from './model-client';
+import { providerErrorFor, redact } from './provider-errors';
+import { classifyFailure, DEFAULT_RETRY_TIMING, retryDelayMs, type AttemptFailure, type RetryTiming } from './retry-policy';
+import { StreamAssembler } from './stream-assembler';
+
+export interface ModelClientOptions extends Partial<RetryTiming> {
+  /** Told before each retry of any call through this client. */
+  onRetry?: (retry: ModelCallRetry) => void;
+  /**
+   * Shares a slot pool between clients (e.g. one per connection, whatever the model); by default
+   * each client gets its own limiter of `target.maxConcurrency` slots (unlimited when unset).
+   */
+  limiter?: ConcurrencyLimiter;
+}
+
+type AttemptOutcome = { ok: true; result: ModelCallResult } | { ok: false; failure: AttemptFailure };
+
+/**
+ * A ModelClient over the `openai` SDK for one target: always streams, assembles text and tool-call
+ * deltas into one assistant message, retries 429, 5xx, 408/409 and network faults (a stream cut
+ * included) with backoff honouring Retry-After, then rejects with a ProviderError. Aborting the
+ * request's signal rejects with a CancelledError at once, without retrying.
+ *
+ * @example
+ * const client = createModelClient({ label: 'connection local · qwen3-8b', baseURL, apiKey: '', model: 'qwen3-8b' });
+ * const { message, usage } = await client.call({ messages, tools, signal });
+ */
+export function createModelClient(target: ModelTarget, options: ModelClientOptions = {}): ModelClient {
+  const timing: RetryTiming = {
+    maxRetries: options.maxRetries ?? DEFAULT_RETRY_TIMING.maxRetries,
+    baseDelayMs: options.baseDelayMs ?? DEFAULT_RETRY_TIMING.baseDelayMs,
+    maxDelayMs: options.maxDelayMs ?? DEFAULT_RETRY_TIMING.maxDelayMs,
+    maxRetryAfterMs: options.maxRetryAfterMs ?? DEFAULT_RETRY_TIMING.maxRetryAfterMs,
+  };
+  const limiter = options.limiter ?? createConcurrencyLimiter(target.maxConcurrency ?? Number.POSITIVE_INFINITY);
+  // Our own retry loop below replaces the SDK's, so that a stream cut mid-way is retried too.
+  const sdk = new OpenAI({
+    baseURL: target.baseURL,
+    // The SDK refuses an empty key; local servers often need none, so send no Authorization then.
+    apiKey: target.apiKey || 'no-api-key',
+    ...(target.apiKey ? {} : { defaultHeaders: { authorization: null } }),
+    fetch: target.fetch,
+    maxRetries: 0,
+    dangerouslyAllowBrowser: true,
+  });
+  const callName = `The call to ${target.label}`;
+
+  async function attempt(request: ModelCallRequest): Promise<AttemptOutcome> {
+    let duringStream = false;
+    // The SDK adds an abort listener to the signal it gets and never removes it; a long-lived
+    // invocation signal would collect one per call, so each attempt gets its own linked signal.
+    const attemptController = new AbortController();
+    const forwardAbort = () => attemptController.abort(request.signal.reason);
+    request.signal.addEventListener('abort', forwardAbort, { once: true });
+    if (request.signal.aborted) forwardAbort();
+    try {
+      const stream = await sdk.chat.completions.create(requestBody(target, request), { signal: attemptController.signal });
+      duringStream = true;
+      const assembler = new StreamAssembler();
+      let chunkCount = 0;
+      for await (const chunk of stream) {
+        chunkCount += 1;
+        const text = assembler.add(chunk);
+        if (text) request.onTextDelta?.(text);
+      }
+      // The SDK ends the iteration quietly when the request is aborted.
+      if (request.signal.aborted) return { ok: false, failure: { kind: 'aborted' } };
+      if (chunkCount === 0) {
+        const detail = 'its answer held no stream events; the endpoint may not support streaming (`stream: true`)';
+        return { ok: false, failure: { kind: 'protocol', retryable: false, detail } };
+      }
+      const turn = assembler.finish();
+      const result: ModelCallResult = { message: turn.message, finishReason: turn.finishReason, usage: turn.usage };
+      if (turn.reasoning) result.reasoning = turn.reasoning;
+      return { ok: true, result };
+    } catch (error) {
+      return { ok: false, failure: classifyFailure(error, { duringStream, signal: request.signal }) };
+    } finally {
+      request.signal.removeEventListener('abort', forwardAbort);
+    }
+  }
+
+  return {
+    label: target.label,
+    async call(request) {
+      for (let attemptNumber = 1; ; attemptNumber += 1) {
+        if (request.signal.aborted) throw cancelledBy(request.signal, callName);
+        const release = await limiter.acquire(request.signal).catch(() => {
+          throw cancelledBy(request.signal, callName);
+        });
+        let outcome: AttemptOutcome;
+        try {
+          outcome = await attempt(request);
+        } finally {
+          release();
+        }
+        if (outcome.ok) return outcome.result;
+        const failure = outcome.failure;
+        if (failure.kind === 'aborted') throw cancelledBy(request.signal, callName);
+        if (!failure.retryable || attemptNumber > timing.maxRetries) throw providerErrorFor(target, failure, attemptNumber);
+        const retry: ModelCallRetry = {
+          attempt: attemptNumber,
+          delayMs: retryDelayMs(attemptNumber, failure, timing),
+          reason: redact(describeFailure(failure), target),
+          ...(failure.kind === 'status' ? { status: failure.status } : {}),
+        };
+        options.onRetry?.(retry);
+        request.onRetry?.(retry);
+        await sleep(retry.delayMs, request.signal, callName);
+      }
+    },
+  };
+}
+
+/** The streaming request body: the host's extra fields first, ours over them. */
+function requestBody(target: ModelTarget, request: ModelCallRequest): ChatCompletionCreateParamsStreaming {
+  const hasTools = (request.tools?.length ?? 0) > 0;
+  return {
+    ...target.extraBody,
+    model: target.model,
+    messages: request.messages,
+    ...(hasTools ? { tools: request.tools } : {}),
+    ...(hasTools && request.toolChoice !== undefined ? { tool_choice: request.toolChoice } : {}),
+    ...request.sampling,
+    stream: true,
+    stream_options: { include_usage: true },
+  };
+}
+
+function describeFailure(failure: Exclude<AttemptFailure, { kind: 'aborted' }>): string {
+  if (failure.kind === 'status') return `${failure.status}: ${failure.providerMessage}`;
+  if (failure.kind === 'stream-broken') return `stream broke off: ${failure.detail}`;
+  if (failure.kind === 'protocol') return failure.detail;
+  return `unreachable: ${failure.detail}`;
+}
+
+/** Waits `delayMs`, or rejects with CancelledError as soon as `signal` aborts. */
+function sleep(delayMs: number, signal: AbortSignal, what: string): Promise<void> {
+  if (signal.aborted) return Promise.reject(cancelledBy(signal, what));
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(cancelledBy(signal, what));
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, delayMs);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}

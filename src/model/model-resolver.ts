@@ -1,0 +1,75 @@
+import { ConfigurationError } from '../errors';
+import type { ModelResolver } from '../runtime/agent-runtime';
+import type { AgentProfile, Connection } from '../settings/schema';
+import { createConcurrencyLimiter, type ConcurrencyLimiter } from './concurrency-limiter';
+import { createModelClient, type ModelClientOptions } from './create-model-client';
+import type { ModelClient, ModelTarget } from './model-client';
+
+export interface ModelResolverOptions {
+  /** The settings' connections, for profiles bound to a connection. */
+  connections: readonly Connection[];
+  /** Where `host`-bound profiles (the root, usually) call: the page's model, or the runner's endpoint. */
+  host: ModelTarget;
+  /** Retry timing and retry notices for every client. */
+  clientOptions?: Omit<ModelClientOptions, 'limiter'>;
+}
+
+/**
+ * Gives each profile's model binding a client: `host` → the host target; `connection` → that
+ * connection's endpoint and key, with the profile's model or the connection's default. Clients are
+ * reused per connection and model, and every client of one connection shares its `maxConcurrency`.
+ * Throws a ConfigurationError for a connection id the settings do not have.
+ *
+ * @example
+ * const resolveModel = createModelResolver({ connections: settings.connections, host: pageTarget });
+ * runtime.startRun({ ..., resolveModel });
+ */
+export function createModelResolver(options: ModelResolverOptions): ModelResolver {
+  const clients = new Map<string, ModelClient>();
+  const limiters = new Map<string, ConcurrencyLimiter>();
+
+  function hostClient(): ModelClient {
+    const key = 'host';
+    let client = clients.get(key);
+    if (!client) {
+      client = createModelClient(options.host, options.clientOptions);
+      clients.set(key, client);
+    }
+    return client;
+  }
+
+  function connectionClient(profile: AgentProfile, connectionId: string, model: string | undefined): ModelClient {
+    const connection = options.connections.find((candidate) => candidate.id === connectionId);
+    if (!connection) {
+      const known = options.connections.map((candidate) => `'${candidate.id}'`).join(', ') || 'none';
+      throw new ConfigurationError(
+        'connection-missing',
+        `Agent '${profile.id}' uses connection '${connectionId}', which the settings do not have (connections: ${known}). Add it in Retinue's options or change the agent's model.`,
+      );
+    }
+    const modelId = model ?? connection.defaultModel;
+    const key = `connection:${connection.id}:${modelId}`;
+    let client = clients.get(key);
+    if (!client) {
+      let limiter = limiters.get(connection.id);
+      if (!limiter) {
+        limiter = createConcurrencyLimiter(connection.maxConcurrency);
+        limiters.set(connection.id, limiter);
+      }
+      const target: ModelTarget = {
+        label: `connection '${connection.id}' · ${modelId}`,
+        baseURL: connection.baseURL,
+        apiKey: connection.apiKey,
+        model: modelId,
+        maxConcurrency: connection.maxConcurrency,
+        authAdvice: `check the API key of connection '${connection.id}' in Retinue's options`,
+      };
+      client = createModelClient(target, { ...options.clientOptions, limiter });
+      clients.set(key, client);
+    }
+    return client;
+  }
+
+  return (profile) =>
+    profile.model.binding === 'host' ? hostClient() : connectionClient(profile, profile.model.connectionId, profile.model.model);
+}

@@ -1,0 +1,78 @@
+import { ProviderError } from '../errors';
+import type { ModelTarget } from './model-client';
+import type { AttemptFailure } from './retry-policy';
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  408: 'Request Timeout',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  422: 'Unprocessable Entity',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+};
+
+const MAX_PROVIDER_MESSAGE = 300;
+
+/**
+ * The ProviderError for a call that failed for good: what failed (endpoint, status, the provider's
+ * own words) and what to do. Never carries the API key, even when the provider echoes it.
+ */
+export function providerErrorFor(target: ModelTarget, failure: Exclude<AttemptFailure, { kind: 'aborted' }>, attempts: number): ProviderError {
+  const endpoint = `The model endpoint at ${target.baseURL} (${target.label})`;
+  // A retryable failure ends the call only once the tries are used up; any other may follow retried ones.
+  const tries = attempts === 1 ? '' : failure.retryable ? ` (after ${attempts} tries)` : ` (on try ${attempts})`;
+  const afterTries = attempts > 1 ? ` after ${attempts} tries` : '';
+  if (failure.kind === 'network') {
+    return new ProviderError(
+      'provider-unreachable',
+      redact(`${endpoint} could not be reached${afterTries} (${failure.detail}): check that the server is running and that the base URL is right.`, target),
+    );
+  }
+  if (failure.kind === 'stream-broken') {
+    return new ProviderError(
+      'provider-stream-broken',
+      redact(`${endpoint} broke off its streamed answer${afterTries} (${failure.detail}): check the server's health or its logs, then try again.`, target),
+    );
+  }
+  if (failure.kind === 'protocol') {
+    return new ProviderError(
+      'provider-protocol',
+      redact(`${endpoint} did not answer as an OpenAI-compatible chat-completions endpoint: ${failure.detail}. Check the base URL and the server's settings.`, target),
+    );
+  }
+  const status = failure.status;
+  const said = failure.providerMessage ? ` ("${truncate(failure.providerMessage)}")` : '';
+  const answered = `${endpoint} answered ${status} ${STATUS_TEXT[status] ?? ''}`.trimEnd() + `${tries}${said}`;
+  const { code, advice } = adviceFor(status, target);
+  return new ProviderError(code, redact(`${answered}: ${advice}`, target), { status });
+}
+
+function adviceFor(status: number, target: ModelTarget): { code: string; advice: string } {
+  if (status === 401 || status === 403) {
+    return { code: 'provider-unauthorized', advice: `${target.authAdvice ?? `check the API key of ${target.label} in Retinue's options`}.` };
+  }
+  if (status === 404) {
+    return { code: 'provider-not-found', advice: `check the base URL and that the model '${target.model}' exists there.` };
+  }
+  if (status === 429) {
+    return { code: 'provider-rate-limited', advice: `the provider is rate-limiting; wait a little, or lower the concurrency of ${target.label}.` };
+  }
+  if (status >= 500) return { code: 'provider-server-error', advice: 'the provider is failing; try again later or check its logs.' };
+  return { code: 'provider-rejected', advice: `the provider refused the request; check the model '${target.model}' and its settings.` };
+}
+
+function truncate(text: string): string {
+  return text.length > MAX_PROVIDER_MESSAGE ? `${text.slice(0, MAX_PROVIDER_MESSAGE)}…` : text;
+}
+
+/** Removes the API key from text, in case a provider echoes it back. */
+export function redact(text: string, target: ModelTarget): string {
+  return target.apiKey.length >= 4 ? text.split(target.apiKey).join('[api key]') : text;
+}

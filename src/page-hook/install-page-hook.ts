@@ -1,0 +1,133 @@
+import type { HostAdapterId } from '../hosts/chat-turn-request';
+import { adapterForUrl, detectChatTurn } from '../hosts/detect-chat-turn';
+import { createHostCallTemplate, type HostCallTemplate } from '../hosts/host-call-template';
+import type { BridgeToPageMessage } from '../messaging/page-messages';
+import { connectToBridge } from './bridge-channel';
+import { parseJson, readBodyText, readFetchArguments, type FetchArguments } from './fetch-arguments';
+import { performHostCall } from './host-call';
+
+/** How long a chat turn waits for the bridge before it goes to the page's server untouched. */
+const BRIDGE_WAIT_MS = 3_000;
+const INSTALLED = Symbol.for('retinue.page-hook');
+
+interface TakenRequest {
+  template: HostCallTemplate;
+  passThrough: () => void;
+  resolve: (response: Response) => void;
+  fail: (reason: unknown) => void;
+  body?: ReadableStreamDefaultController<Uint8Array>;
+  hostCalls: Map<string, AbortController>;
+}
+
+/**
+ * Wraps the page's `fetch`. Requests that are not a chat turn go to the original fetch at once, with
+ * the same arguments. A chat turn goes to the bridge; the page gets a `Response` whose body streams
+ * what the run sends. MAIN-world code: no zod, no extension APIs.
+ */
+export function installPageHook(target: Window & typeof globalThis): void {
+  const marked = target as unknown as Record<symbol, boolean>;
+  if (marked[INSTALLED]) return;
+  marked[INSTALLED] = true;
+
+  const originalFetch: typeof fetch = target.fetch.bind(target);
+  const taken = new Map<string, TakenRequest>();
+  const encoder = new TextEncoder();
+  const channel = connectToBridge(target, (message) => handleBridgeMessage(message));
+
+  const finish = (requestId: string) => {
+    const entry = taken.get(requestId);
+    taken.delete(requestId);
+    entry?.hostCalls.forEach((controller) => controller.abort());
+  };
+
+  const handleBridgeMessage = (message: BridgeToPageMessage) => {
+    if (message.type === 'connected') return;
+    const entry = taken.get(message.requestId);
+    if (!entry) return;
+    switch (message.type) {
+      case 'pass-through':
+        finish(message.requestId);
+        entry.passThrough();
+        break;
+      case 'response-start': {
+        const body = new ReadableStream<Uint8Array>({ start: (controller) => void (entry.body = controller) });
+        entry.resolve(new Response(body, { status: message.status, headers: { 'content-type': message.contentType } }));
+        break;
+      }
+      case 'response-chunk':
+        entry.body?.enqueue(encoder.encode(message.text));
+        break;
+      case 'response-end':
+        finish(message.requestId);
+        entry.body?.close();
+        break;
+      case 'host-call': {
+        const controller = new AbortController();
+        entry.hostCalls.set(message.callId, controller);
+        const { requestId, callId } = message;
+        void performHostCall({
+          originalFetch,
+          template: entry.template,
+          body: message.body,
+          signal: controller.signal,
+          send: (reply) => channel.send({ ...reply, requestId, callId }),
+        }).finally(() => entry.hostCalls.delete(callId));
+        break;
+      }
+      case 'host-call-abort':
+        entry.hostCalls.get(message.callId)?.abort();
+        break;
+    }
+  };
+
+  const runChatTurn = (input: RequestInfo | URL, init: RequestInit | undefined, args: FetchArguments, adapter: HostAdapterId, body: Record<string, unknown>): Promise<Response> =>
+    channel.whenConnected(BRIDGE_WAIT_MS).then((connected) => {
+      if (!connected) return originalFetch(input, init);
+      const signal = args.signal;
+      if (signal?.aborted) return Promise.reject(abortReason(signal));
+      return new Promise<Response>((resolve, reject) => {
+        const requestId = Math.random().toString(36).slice(2) + Date.now().toString(36);
+        const entry: TakenRequest = {
+          template: createHostCallTemplate(args.url, args.headers(), body),
+          passThrough: () => resolve(originalFetch(input, init)),
+          resolve,
+          fail: (reason) => {
+            reject(reason);
+            entry.body?.error(reason);
+          },
+          hostCalls: new Map(),
+        };
+        taken.set(requestId, entry);
+        signal?.addEventListener('abort', () => {
+          if (!taken.has(requestId)) return;
+          finish(requestId);
+          channel.send({ type: 'run-abort', requestId });
+          entry.fail(abortReason(signal));
+        });
+        channel.send({ type: 'run-start', requestId, adapter, body });
+      });
+    });
+
+  const decide = (input: RequestInfo | URL, init: RequestInit | undefined, args: FetchArguments, text: string | undefined): Promise<Response> => {
+    const body = parseJson(text);
+    const adapter = detectChatTurn({ method: args.method, url: args.url, body });
+    if (!adapter) return originalFetch(input, init);
+    return runChatTurn(input, init, args, adapter, body as Record<string, unknown>);
+  };
+
+  target.fetch = function retinueFetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
+    let args: FetchArguments;
+    try {
+      args = readFetchArguments(input, init, target.location.href);
+    } catch {
+      return originalFetch(input, init);
+    }
+    if (args.method !== 'POST' || !adapterForUrl(args.url)) return originalFetch(input, init);
+    const text = readBodyText(input, init);
+    return typeof text === 'object' ? text.then((read) => decide(input, init, args, read)) : decide(input, init, args, text);
+  };
+}
+
+function abortReason(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException('The operation was aborted.', 'AbortError');
+}

@@ -1,0 +1,111 @@
+// idb checks `instanceof IDBRequest` and friends, so the in-memory IndexedDB must be global here.
+import 'fake-indexeddb/auto';
+import { IDBFactory } from 'fake-indexeddb';
+import { RetinueError } from '../errors';
+import { createModelResolver } from '../model/model-resolver';
+import type { ModelClientOptions } from '../model/create-model-client';
+import { resolveProfiles } from '../profiles/built-in-profiles';
+import type { AgentRuntime, AgentRuntimeOptions } from '../runtime/agent-runtime';
+import { openRunStore } from '../store/idb-run-store';
+import type { RunStore } from '../store/run-store';
+import { parseRunnerArguments, RUNNER_USAGE, RunnerUsageError } from './runner-arguments';
+import { loadRunnerSettings, loadRunnerSnapshot } from './runner-inputs';
+import { collectRunnerReport, formatTaskTable } from './runner-report';
+
+/** Exit statuses of `retinue run`. */
+export const RUNNER_EXIT = { completed: 0, failed: 1, badArguments: 2 } as const;
+
+export interface HeadlessRunnerEnvironment {
+  /** Arguments after the script name, e.g. `['run', '--base-url', ...]`. */
+  argv: readonly string[];
+  /** Reply, table or JSON document. */
+  writeOut: (text: string) => void;
+  /** Progress lines and errors. */
+  writeError: (text: string) => void;
+  /** Builds the runtime (the real `createAgentRuntime`, wired by the entry script). */
+  createRuntime: (options: AgentRuntimeOptions) => AgentRuntime;
+  /** Aborting cancels the run (Ctrl-C). */
+  signal?: AbortSignal;
+  /** Retry timing for model calls (tests shorten it). */
+  clientOptions?: Omit<ModelClientOptions, 'limiter' | 'onRetry'>;
+  now?: () => number;
+}
+
+/**
+ * Runs one whole agent run in Node, as `npm run retinue -- run ...` does: the `--base-url` endpoint
+ * stands in for the page's model (the `host` binding), profiles come from the settings file (or the
+ * built-ins), the store lives in an in-memory IndexedDB. Resolves with the exit status: 0 when the
+ * run completed, 1 when it failed or was cancelled (the reason on the error stream), 2 for bad
+ * arguments.
+ */
+export async function runHeadless(environment: HeadlessRunnerEnvironment): Promise<number> {
+  const now = environment.now ?? Date.now;
+  const startedAt = now();
+  const progress = (line: string) => environment.writeError(`[${((now() - startedAt) / 1000).toFixed(1).padStart(5)}s] ${line}\n`);
+
+  let prepared;
+  try {
+    const parsed = parseRunnerArguments(environment.argv);
+    if (parsed.kind === 'help') {
+      environment.writeOut(`${RUNNER_USAGE}\n`);
+      return RUNNER_EXIT.completed;
+    }
+    const runnerArguments = parsed.arguments;
+    const settings = await loadRunnerSettings(runnerArguments.settingsFile);
+    const snapshot = await loadRunnerSnapshot(runnerArguments);
+    prepared = { runnerArguments, settings, snapshot };
+  } catch (error) {
+    if (!(error instanceof RunnerUsageError)) throw error;
+    environment.writeError(`retinue: ${error.message}\n\n${RUNNER_USAGE}\n`);
+    return RUNNER_EXIT.badArguments;
+  }
+  const { runnerArguments, settings, snapshot } = prepared;
+
+  let store: RunStore | undefined;
+  try {
+    store = await openRunStore({ name: 'retinue-runner', indexedDB: new IDBFactory(), now });
+    const runtime = environment.createRuntime({ store, profiles: resolveProfiles(settings), defaults: settings.defaults, now });
+    const resolveModel = createModelResolver({
+      connections: settings.connections,
+      host: {
+        label: `page model · ${runnerArguments.model}`,
+        baseURL: runnerArguments.baseURL,
+        apiKey: runnerArguments.apiKey,
+        model: runnerArguments.model,
+        authAdvice: 'check the --api-key given to the runner',
+      },
+      clientOptions: {
+        ...environment.clientOptions,
+        onRetry: (retry) => progress(`model call failed (${retry.reason}); retry ${retry.attempt} in ${(retry.delayMs / 1000).toFixed(1)} s`),
+      },
+    });
+    progress(`run started: ${runnerArguments.model} at ${runnerArguments.baseURL}`);
+    const outcome = await runtime.startRun({
+      origin: 'runner:',
+      adapter: 'runner',
+      snapshot,
+      resolveModel,
+      onProgress: progress,
+      ...(environment.signal ? { signal: environment.signal } : {}),
+    });
+    const report = await collectRunnerReport(store, outcome.run, outcome.reply);
+    const completed = outcome.run.status === 'completed';
+    progress(`run ${outcome.run.status}`);
+    if (runnerArguments.json) {
+      environment.writeOut(`${JSON.stringify(report, null, 2)}\n`);
+    } else {
+      if (completed) environment.writeOut(`${outcome.reply}\n\n`);
+      environment.writeOut(`${formatTaskTable(report, now())}\n`);
+    }
+    if (completed) return RUNNER_EXIT.completed;
+    const reason = outcome.run.error ? `${outcome.run.error.message} (${outcome.run.error.code})` : 'no reason was recorded';
+    environment.writeError(`retinue: the run ${outcome.run.status}: ${reason}\n`);
+    return RUNNER_EXIT.failed;
+  } catch (error) {
+    const message = error instanceof RetinueError ? `${error.message} (${error.code})` : error instanceof Error ? (error.stack ?? error.message) : String(error);
+    environment.writeError(`retinue: the run could not finish: ${message}\n`);
+    return RUNNER_EXIT.failed;
+  } finally {
+    store?.close();
+  }
+}

@@ -1,0 +1,110 @@
+/** What `retinue run` was asked to do. */
+export interface RunnerArguments {
+  baseURL: string;
+  apiKey: string;
+  model: string;
+  settingsFile?: string;
+  /** Exactly one of `prompt` and `snapshotFile` is set. */
+  prompt?: string;
+  snapshotFile?: string;
+  json: boolean;
+}
+
+export type ParsedCommandLine = { kind: 'run'; arguments: RunnerArguments } | { kind: 'help' };
+
+/** Bad command-line arguments: the runner prints the message and the usage, and exits with 2. */
+export class RunnerUsageError extends Error {
+  readonly code = 'runner-usage';
+  constructor(message: string) {
+    super(message);
+    this.name = 'RunnerUsageError';
+  }
+}
+
+export const RUNNER_USAGE = `Usage: npm run retinue -- run --base-url URL [--api-key KEY] --model MODEL [--settings FILE] (--prompt TEXT | --snapshot FILE) [--json]
+
+Runs one whole agent run in Node: the model at --base-url stands in for the page's own model (the
+root and every profile bound to "host"); other profiles use the connections of the settings file.
+
+  --base-url URL     OpenAI-compatible endpoint, e.g. http://127.0.0.1:8080/v1
+  --api-key KEY      its API key (default: none)
+  --model MODEL      the model id to ask for at --base-url
+  --settings FILE    a settings document (docs/settings.md); default: the built-in profiles
+  --prompt TEXT      the user's chat message
+  --snapshot FILE    an OpenAI chat-completions request body (JSON) to use as the chat turn
+  --json             print one JSON document (run, invocations, tasks, capsules, journal)
+
+Exit status: 0 the run completed, 1 it failed, 2 bad arguments.`;
+
+const VALUE_OPTIONS = { '--base-url': 'baseURL', '--api-key': 'apiKey', '--model': 'model', '--settings': 'settingsFile', '--prompt': 'prompt', '--snapshot': 'snapshotFile' } as const;
+type ValueOption = keyof typeof VALUE_OPTIONS;
+
+/**
+ * Parses `run ...` arguments (after the script name). Accepts `--name value` and `--name=value`.
+ * Throws RunnerUsageError naming what is wrong.
+ *
+ * @example
+ * parseRunnerArguments(['run', '--base-url', 'http://127.0.0.1:8080/v1', '--model', 'qwen3-8b', '--prompt', 'Hi']);
+ */
+export function parseRunnerArguments(argv: readonly string[]): ParsedCommandLine {
+  if (argv.includes('--help') || argv.includes('-h') || argv[0] === 'help') return { kind: 'help' };
+  const [command, ...rest] = argv;
+  if (command === undefined) throw new RunnerUsageError('No command given. The only command is `run`.');
+  if (command !== 'run') throw new RunnerUsageError(`Unknown command '${command}'. The only command is \`run\`.`);
+
+  const values: Partial<Record<(typeof VALUE_OPTIONS)[ValueOption], string>> = {};
+  let json = false;
+  for (let position = 0; position < rest.length; position += 1) {
+    const token = rest[position] as string;
+    const [name, inlineValue] = token.startsWith('--') && token.includes('=') ? splitOnce(token, '=') : [token, undefined];
+    if (name === '--json') {
+      if (inlineValue !== undefined) throw new RunnerUsageError('--json takes no value.');
+      json = true;
+      continue;
+    }
+    if (!(name in VALUE_OPTIONS)) {
+      throw new RunnerUsageError(token.startsWith('-') ? `Unknown option '${name}'.` : `Unexpected argument '${token}' (values follow their option, e.g. --prompt "text").`);
+    }
+    const key = VALUE_OPTIONS[name as ValueOption];
+    if (values[key] !== undefined) throw new RunnerUsageError(`${name} is given twice.`);
+    const value = inlineValue ?? rest[position + 1];
+    if (inlineValue === undefined) position += 1;
+    if (value === undefined || (inlineValue === undefined && value.startsWith('--'))) throw new RunnerUsageError(`${name} needs a value.`);
+    values[key] = value;
+  }
+
+  if (values.baseURL === undefined) throw new RunnerUsageError('--base-url is required: the OpenAI-compatible endpoint standing in for the page model.');
+  if (!isHttpUrl(values.baseURL)) throw new RunnerUsageError(`--base-url '${values.baseURL}' is not an http(s) URL, e.g. http://127.0.0.1:8080/v1.`);
+  if (values.model === undefined || values.model.trim() === '') throw new RunnerUsageError('--model is required: the model id to ask for at --base-url.');
+  if ((values.prompt === undefined) === (values.snapshotFile === undefined)) {
+    throw new RunnerUsageError('Give exactly one of --prompt TEXT and --snapshot FILE.');
+  }
+  if (values.prompt !== undefined && values.prompt.trim() === '') throw new RunnerUsageError('--prompt is empty.');
+
+  return {
+    kind: 'run',
+    arguments: {
+      baseURL: values.baseURL,
+      apiKey: values.apiKey ?? '',
+      model: values.model,
+      json,
+      ...(values.settingsFile !== undefined ? { settingsFile: values.settingsFile } : {}),
+      ...(values.prompt !== undefined ? { prompt: values.prompt } : {}),
+      ...(values.snapshotFile !== undefined ? { snapshotFile: values.snapshotFile } : {}),
+    },
+  };
+}
+
+function splitOnce(text: string, separator: string): [string, string] {
+  const index = text.indexOf(separator);
+  return [text.slice(0, index), text.slice(index + 1)];
+}
+
+function isHttpUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}

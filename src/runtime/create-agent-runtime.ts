@@ -1,0 +1,145 @@
+import { CancelledError, HostContractError } from '../errors';
+import { promptSnapshotSchema, type PromptSnapshot } from '../hosts/prompt-snapshot';
+import type { AgentInvocation } from '../records/invocation';
+import type { AgentRun } from '../records/run';
+import { emptyUsage } from '../records/usage';
+import { PROMPT_SNAPSHOT_PATH } from '../workspace/layout';
+import type { AgentRuntime, AgentRuntimeOptions, RunOutcome } from './agent-runtime';
+import { profileBudget } from './budget';
+import { chatMessageText } from './chat-text';
+import { cancelTask, runChildTask } from './child-task';
+import { rootPolicy } from './invocation-policy';
+import { rootMessages } from './root-context';
+import { runRoot } from './root-run';
+import { RunSession, type RunSessionOptions, type RuntimeEnvironment } from './run-session';
+import { RunSuspendedError } from './run-signals';
+
+const TITLE_CHARS = 80;
+
+/** A run's title: the start of the last user message. */
+function titleOf(snapshot: PromptSnapshot): string {
+  const lastUser = [...snapshot.messages].reverse().find((message) => message.role === 'user');
+  const text = (lastUser ? chatMessageText(lastUser) : '').replace(/\s+/g, ' ').trim();
+  if (text === '') return 'Chat turn';
+  return text.length > TITLE_CHARS ? `${text.slice(0, TITLE_CHARS - 1)}…` : text;
+}
+
+function createSession(environment: RuntimeEnvironment, options: Omit<RunSessionOptions, 'environment' | 'runChildTask'>): RunSession {
+  return new RunSession({ environment, ...options, runChildTask });
+}
+
+/**
+ * The agent runtime: one run per chat turn, a root that may delegate return-mode tasks to
+ * children running in the background, everything recorded in the store so that a new runtime
+ * can resume a run from the store alone.
+ *
+ * @example
+ * const runtime = createAgentRuntime({ store: await openRunStore(), profiles, defaults });
+ * const { run, reply } = await runtime.startRun({ origin, adapter: 'openai-chat', snapshot, resolveModel });
+ */
+export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
+  const environment: RuntimeEnvironment = {
+    store: options.store,
+    profiles: new Map(options.profiles.map((profile) => [profile.id, profile])),
+    defaults: options.defaults,
+    now: options.now ?? Date.now,
+    newId: options.newId ?? (() => crypto.randomUUID()),
+  };
+  const sessions = new Map<string, { session: RunSession; done: Promise<RunOutcome> }>();
+
+  async function drive(session: RunSession, root: AgentInvocation, signal: AbortSignal | undefined): Promise<RunOutcome> {
+    const stop = (): void => session.controller.abort(new CancelledError('The page stopped the generation.'));
+    if (signal?.aborted) stop();
+    signal?.addEventListener('abort', stop, { once: true });
+    const done = runRoot(session, root);
+    sessions.set(session.run.id, { session, done });
+    try {
+      return await done;
+    } finally {
+      signal?.removeEventListener('abort', stop);
+      sessions.delete(session.run.id);
+    }
+  }
+
+  return {
+    async startRun(start) {
+      const snapshot = promptSnapshotSchema.parse(start.snapshot);
+      const now = environment.now();
+      const runId = environment.newId();
+      const rootId = environment.newId();
+      const rootProfileId = start.rootProfileId ?? environment.defaults.rootProfileId;
+      const run: AgentRun = {
+        id: runId,
+        origin: start.origin,
+        adapter: start.adapter,
+        title: titleOf(snapshot),
+        status: 'running',
+        rootInvocationId: rootId,
+        createdAt: now,
+        usage: emptyUsage(),
+      };
+      const profile = environment.profiles.get(rootProfileId);
+      const policy = profile ? rootPolicy(profile) : undefined;
+      const root: AgentInvocation = {
+        id: rootId,
+        runId,
+        profileId: rootProfileId,
+        kind: 'root',
+        status: 'created',
+        exitPolicy: 'runFinishAllowed',
+        budget: profile ? profileBudget(profile) : { maxRounds: 1, maxToolCalls: 0 },
+        usage: emptyUsage(),
+        providerSessionId: `${runId}:${rootId}`,
+        messages: profile && policy ? rootMessages(snapshot, profile, policy) : [],
+        depth: 0,
+        createdAt: now,
+      };
+      await environment.store.putRun(run);
+      await environment.store.writeFile({ runId, path: PROMPT_SNAPSHOT_PATH, content: JSON.stringify(snapshot), updatedAt: now });
+      await environment.store.putInvocation(root);
+      start.onRunCreated?.(run);
+      const session = createSession(environment, { run, snapshot, tasks: [], resolveModel: start.resolveModel, onProgress: start.onProgress });
+      await session.journal.record('run-start', { invocationId: rootId, data: { origin: run.origin, adapter: run.adapter, rootProfileId, title: run.title } });
+      return drive(session, root, start.signal);
+    },
+
+    async resumeRun(runId, resume) {
+      const store = environment.store;
+      const run = await store.getRun(runId);
+      if (!run) throw new HostContractError('run-missing', `There is no run ${runId} in the store to resume.`);
+      if (run.status !== 'running') return { run, reply: run.status === 'completed' ? (run.reply ?? '') : '' };
+      if (sessions.has(runId)) throw new HostContractError('run-active', `Run ${runId} is already running in this runtime.`);
+      const snapshotFile = await store.readFile(runId, PROMPT_SNAPSHOT_PATH);
+      if (!snapshotFile) throw new HostContractError('snapshot-missing', `Run ${runId} has no prompt snapshot to resume from.`);
+      const snapshot = promptSnapshotSchema.parse(JSON.parse(snapshotFile.content));
+      const root = await store.getInvocation(run.rootInvocationId);
+      if (!root) throw new HostContractError('invocation-missing', `Run ${runId} has no root invocation in the store.`);
+      const tasks = await store.listTasks(runId);
+      const session = createSession(environment, { run, snapshot, tasks, resolveModel: resume.resolveModel, onProgress: resume.onProgress });
+      await session.journal.record('run-resume', { invocationId: root.id, data: { tasks: tasks.length } });
+      // Tasks that were running go first, so they keep their slots; queued ones follow in order.
+      const unfinished = tasks.filter((task) => task.status === 'running' || task.status === 'queued');
+      unfinished.sort((left, right) => Number(right.status === 'running') - Number(left.status === 'running') || left.createdAt - right.createdAt);
+      for (const task of unfinished) session.scheduler.enqueue(task.id);
+      return drive(session, root, resume.signal);
+    },
+
+    cancelRun(runId, reason) {
+      sessions.get(runId)?.session.controller.abort(new CancelledError(reason ?? 'The run was cancelled.'));
+    },
+
+    cancelTask(runId, taskId) {
+      const active = sessions.get(runId);
+      if (!active) return;
+      cancelTask(active.session, taskId, 'Cancelled by the user.').catch((error: unknown) =>
+        active.session.failFast(error instanceof HostContractError ? error : new HostContractError('cancel-failed', String(error))),
+      );
+    },
+
+    async shutdown() {
+      const active = [...sessions.values()];
+      for (const { session } of active) session.controller.abort(new RunSuspendedError());
+      await Promise.allSettled(active.map(({ done }) => done));
+    },
+  };
+}

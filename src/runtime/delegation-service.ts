@@ -1,0 +1,151 @@
+import { ModelBehaviorError } from '../errors';
+import type { AgentInvocation } from '../records/invocation';
+import type { AgentTaskRecord } from '../records/task';
+import type { AgentProfile } from '../settings/schema';
+import type { AwaitAnswer, AwaitRequest, DelegateAnswer, DelegateRequest, DelegationPort, TaskView } from '../tools/tool-definition';
+import { cancelTask } from './child-task';
+import { createTask } from './task-creation';
+import { delegableAgents } from './invocation-policy';
+import type { RunSession } from './run-session';
+
+const ENDED: ReadonlySet<AgentTaskRecord['status']> = new Set(['completed', 'failed', 'cancelled']);
+
+export function isEnded(task: AgentTaskRecord): boolean {
+  return ENDED.has(task.status);
+}
+
+/** Ended with a capsule (completed, partial or failed); a cancelled task has none. */
+export function hasResult(task: AgentTaskRecord): boolean {
+  return task.status === 'completed' || task.status === 'failed';
+}
+
+/** How a task looks to the invocation that started it: by name, with its capsule once ended. */
+export async function viewOf(session: RunSession, task: AgentTaskRecord): Promise<TaskView> {
+  const capsule = isEnded(task) ? await session.capsuleOf(task) : undefined;
+  return {
+    name: task.workspaceKey,
+    agentId: task.targetProfileId,
+    title: task.task.title,
+    status: task.status,
+    capsule,
+    problem: task.error?.message,
+    alreadyDelivered: task.resultDeliveredAt !== undefined,
+  };
+}
+
+function listNames(tasks: readonly AgentTaskRecord[]): string {
+  return tasks.length === 0 ? 'you have not delegated any' : tasks.map((task) => task.workspaceKey).join(', ');
+}
+
+/** The caller's tasks named in `names` (all of them when absent); an unknown name is a model mistake. */
+function selectTasks(session: RunSession, callerId: string, names: readonly string[] | undefined): AgentTaskRecord[] {
+  const mine = session.tasksOf(callerId);
+  if (names === undefined) return mine;
+  const unknown = names.filter((name) => !mine.some((task) => task.workspaceKey === name));
+  if (unknown.length > 0) {
+    throw new ModelBehaviorError(
+      'task-unknown',
+      `You have no task named ${unknown.map((name) => `"${name}"`).join(', ')}. Your tasks: ${listNames(mine)}.`,
+    );
+  }
+  return mine.filter((task) => names.includes(task.workspaceKey));
+}
+
+/**
+ * Delegation for one caller (the root, for now): `agent.list`, `agent.delegate`, `agent.await`,
+ * `agent.cancel` over the run's scheduler, with the caller's policy applied.
+ */
+export function createDelegationPort(session: RunSession, caller: AgentInvocation, callerProfile: AgentProfile): DelegationPort {
+  const announced = new Set<string>();
+  const allProfiles = () => [...session.environment.profiles.values()];
+  const tasksLeft = () => Math.max(0, session.environment.defaults.maxTasksPerRun - session.tasks.size);
+
+  async function markDelivered(task: AgentTaskRecord): Promise<AgentTaskRecord> {
+    const current = session.tasks.get(task.id) ?? task;
+    if (current.resultDeliveredAt !== undefined) return current;
+    const delivered = { ...current, resultDeliveredAt: session.now() };
+    await session.saveTask(delivered);
+    return delivered;
+  }
+
+  return {
+    defaultAwaitTimeoutMs: session.environment.defaults.awaitTimeoutMs,
+    agents: () => delegableAgents(callerProfile, allProfiles()),
+    tasksLeft,
+
+    async delegate(request: DelegateRequest, toolCallId: string): Promise<DelegateAnswer> {
+      const agents = delegableAgents(callerProfile, allProfiles());
+      const existing = session.tasksOf(caller.id).find((task) => task.toolCallId === toolCallId);
+      const target = agents.find((agent) => agent.id === (existing?.targetProfileId ?? request.agentId));
+      if (!target) {
+        const names = agents.map((agent) => agent.id).join(', ') || 'none';
+        throw new ModelBehaviorError('agent-unavailable', `There is no agent "${request.agentId}" you can delegate to. Agents you can use: ${names}.`);
+      }
+      const task = existing ?? (await createTask({ session, caller, target, request, toolCallId, tasksLeft: tasksLeft() }));
+      const state = isEnded(task) || session.scheduler.isRunning(task.id) ? 'running' : session.scheduler.enqueue(task.id);
+      return { name: task.workspaceKey, agent: target, state, budget: task.budget, tasksLeft: tasksLeft() };
+    },
+
+    async await(request: AwaitRequest, signal: AbortSignal): Promise<AwaitAnswer> {
+      const selectedIds = selectTasks(session, caller.id, request.tasks).map((task) => task.id);
+      const current = () => selectedIds.map((id) => session.tasks.get(id) as AgentTaskRecord);
+      const started = Date.now();
+      const deadline = started + request.timeoutMs;
+      let deliver: AgentTaskRecord[] = [];
+      let timedOut = false;
+      while (request.mode !== 'statusOnly') {
+        const tasks = current();
+        // Cancelled tasks have no result to hand over; they are listed with the others.
+        const fresh = tasks
+          .filter((task) => hasResult(task) && task.resultDeliveredAt === undefined)
+          .sort((a, b) => (a.endedAt ?? 0) - (b.endedAt ?? 0));
+        const pending = tasks.filter((task) => !isEnded(task));
+        if (request.mode === 'nextCompleted' && fresh.length > 0) {
+          deliver = fresh.slice(0, 1);
+          break;
+        }
+        if (pending.length === 0) {
+          deliver = fresh;
+          break;
+        }
+        const remaining = deadline - Date.now();
+        if (remaining <= 0 || signal.aborted) {
+          timedOut = !signal.aborted;
+          deliver = request.mode === 'allCompleted' ? fresh : [];
+          break;
+        }
+        await session.scheduler.waitForChange(remaining, signal);
+      }
+      signal.throwIfAborted();
+      const deliveredIds = new Set(deliver.map((task) => task.id));
+      const finished: TaskView[] = [];
+      for (const task of deliver) finished.push({ ...(await viewOf(session, task)), alreadyDelivered: false });
+      for (const task of deliver) await markDelivered(task);
+      const others: TaskView[] = [];
+      for (const task of current()) if (!deliveredIds.has(task.id)) others.push(await viewOf(session, task));
+      return { finished, others, timedOut, waitedMs: Date.now() - started };
+    },
+
+    async cancel(names: readonly string[]): Promise<TaskView[]> {
+      const tasks = selectTasks(session, caller.id, names);
+      const views: TaskView[] = [];
+      for (const task of tasks) {
+        // The caller knows it cancelled these: no "meanwhile finished" line for them.
+        announced.add(task.id);
+        if (!isEnded(task)) await cancelTask(session, task.id, 'Cancelled by the agent that delegated it.');
+        views.push(await viewOf(session, session.tasks.get(task.id) ?? task));
+      }
+      return views;
+    },
+
+    takeAnnouncement(): string | undefined {
+      const news = session
+        .tasksOf(caller.id)
+        .filter((task) => isEnded(task) && task.resultDeliveredAt === undefined && !announced.has(task.id));
+      if (news.length === 0) return undefined;
+      for (const task of news) announced.add(task.id);
+      const list = news.map((task) => `\`${task.workspaceKey}\` (${task.status === 'completed' ? (task.resultStatus === 'partial' ? 'partial result' : 'completed') : task.status})`).join(', ');
+      return `Meanwhile finished: ${list}. Call agent_await to read ${news.length === 1 ? 'its result' : 'their results'}.`;
+    },
+  };
+}

@@ -1,0 +1,42 @@
+import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import type { AgentInvocation } from '../records/invocation';
+import type { CallSampling, ModelClient } from '../model/model-client';
+import type { DelegationPort, TaskResultPort } from '../tools/tool-definition';
+import type { WorkspaceView } from '../workspace/workspace-view';
+import type { InvocationPolicy } from './invocation-policy';
+import type { RunSession } from './run-session';
+
+/** Everything one invocation's loop works with; the same shape for the root and every child. */
+export interface InvocationDriver {
+  session: RunSession;
+  /** Mutated by the loop and saved after every step. */
+  invocation: AgentInvocation;
+  policy: InvocationPolicy;
+  model: ModelClient;
+  sampling: CallSampling;
+  signal: AbortSignal;
+  workspace: WorkspaceView;
+  delegation?: DelegationPort;
+  taskResult?: TaskResultPort;
+  /** The task this invocation works on (children), for journal events. */
+  taskId?: string;
+}
+
+/** The stored history as the provider takes it (it was built from provider messages). */
+export function historyOf(invocation: AgentInvocation): ChatCompletionMessageParam[] {
+  return invocation.messages as unknown as ChatCompletionMessageParam[];
+}
+
+/** Appends messages to the history and saves the invocation before anything else happens. */
+export async function appendAndSave(driver: InvocationDriver, ...messages: ChatCompletionMessageParam[]): Promise<void> {
+  driver.invocation = {
+    ...driver.invocation,
+    messages: [...driver.invocation.messages, ...(messages as unknown as AgentInvocation['messages'])],
+  };
+  await driver.session.store.putInvocation(driver.invocation);
+}
+
+/** Journal fields naming this invocation (and its task). */
+export function journalIds(driver: InvocationDriver): { invocationId: string; taskId?: string } {
+  return driver.taskId === undefined ? { invocationId: driver.invocation.id } : { invocationId: driver.invocation.id, taskId: driver.taskId };
+}

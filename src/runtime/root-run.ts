@@ -1,0 +1,121 @@
+import { CancelledError, HostContractError, RetinueError } from '../errors';
+import type { AgentInvocation } from '../records/invocation';
+import type { AgentRun, RunStatus } from '../records/run';
+import type { RunOutcome } from './agent-runtime';
+import { endTask } from './child-task';
+import { createDelegationPort } from './delegation-service';
+import type { InvocationDriver } from './invocation-driver';
+import { runInvocationLoop } from './invocation-loop';
+import { rootPolicy } from './invocation-policy';
+import { abortReason, isSuspended } from './run-signals';
+import type { RunSession } from './run-session';
+import { samplingFor } from './turn-preparation';
+import { createRootWorkspaceView } from '../workspace/root-view';
+
+function asRetinueError(error: unknown): RetinueError {
+  if (error instanceof RetinueError) return error;
+  return new HostContractError('unexpected-error', error instanceof Error ? error.message : String(error), { cause: error });
+}
+
+/** Cancels every unfinished child (the root ended) and waits until their records say so. */
+export async function endUnfinishedChildren(session: RunSession, reason: string): Promise<void> {
+  const dequeued = session.scheduler.cancelAll(new CancelledError(reason));
+  await session.scheduler.settled();
+  for (const task of session.tasks.values()) {
+    if (task.status !== 'queued' && task.status !== 'running') continue;
+    if (!dequeued.includes(task.id) && session.scheduler.isRunning(task.id)) continue;
+    const invocation = await session.store.getInvocation(task.childInvocationId);
+    await endTask(session, task.id, invocation, { status: 'cancelled', error: new CancelledError(reason) });
+  }
+}
+
+async function endRootInvocation(
+  session: RunSession,
+  invocation: AgentInvocation,
+  status: AgentInvocation['status'],
+  error?: RetinueError,
+): Promise<AgentInvocation> {
+  const ended: AgentInvocation = { ...invocation, status, endedAt: session.now(), ...(error ? { error: error.toJSON() } : {}) };
+  await session.store.putInvocation(ended);
+  session.journal.note('invocation-end', { invocationId: ended.id, data: { status, usage: ended.usage, ...(error ? { error: error.toJSON() } : {}) } });
+  return ended;
+}
+
+async function endRun(session: RunSession, wanted: RunStatus, result: { reply?: string; error?: RetinueError }): Promise<RunOutcome> {
+  // Every step's journal event is stored before the run's end; a journal that failed fails the run.
+  const journalFailure = await session.journal.flush().then(
+    () => undefined,
+    (error: unknown) => asRetinueError(error),
+  );
+  const status: RunStatus = journalFailure && wanted === 'completed' ? 'failed' : wanted;
+  const error = status === 'completed' ? undefined : (result.error ?? journalFailure);
+  const run: AgentRun = {
+    ...session.run,
+    status,
+    endedAt: session.now(),
+    ...(status === 'completed' && result.reply !== undefined ? { reply: result.reply } : {}),
+    ...(error ? { error: error.toJSON() } : {}),
+  };
+  session.run = run;
+  await session.store.putRun(run);
+  if (!journalFailure) await session.journal.record('run-end', { data: { status, usage: run.usage, ...(error ? { error: error.toJSON() } : {}) } });
+  return { run, reply: status === 'completed' ? (result.reply ?? '') : '' };
+}
+
+/** The outcome of a run this runtime stopped without recording an end (it stays resumable). */
+export function suspendedOutcome(session: RunSession): RunOutcome {
+  return { run: session.run, reply: '', suspended: true };
+}
+
+/**
+ * Runs (or continues) the root invocation to the run's end: its reply on a plain answer, a
+ * committed file, `workspace.finish` or the wrap-up at its cap; then unfinished children are
+ * cancelled and the run is recorded. Model failures fail the run closed, cancellation cancels it.
+ */
+export async function runRoot(session: RunSession, rootInvocation: AgentInvocation): Promise<RunOutcome> {
+  let invocation = rootInvocation;
+  try {
+    const profile = session.profile(invocation.profileId);
+    const policy = rootPolicy(profile);
+    invocation = { ...invocation, status: 'running' };
+    await session.store.putInvocation(invocation);
+    session.journal.note('invocation-start', { invocationId: invocation.id, data: { profileId: profile.id, kind: 'root' } });
+    const driver: InvocationDriver = {
+      session,
+      invocation,
+      policy,
+      model: session.resolveModel(profile),
+      sampling: samplingFor(session.snapshot, profile),
+      signal: session.signal,
+      workspace: createRootWorkspaceView(session.workspace),
+      delegation: policy.tools.some((tool) => tool.startsWith('agent.')) ? createDelegationPort(session, invocation, profile) : undefined,
+    };
+    try {
+      const ending = await runInvocationLoop(driver);
+      invocation = driver.invocation;
+      const reply = ending.kind === 'reply' ? ending.text : '';
+      invocation = await endRootInvocation(session, invocation, 'completed');
+      await endUnfinishedChildren(session, 'The run ended before this task finished.');
+      if (session.signal.aborted) throw abortReason(session.signal);
+      return await endRun(session, 'completed', { reply });
+    } catch (error) {
+      if (invocation.status === 'running') invocation = driver.invocation;
+      throw error;
+    }
+  } catch (error) {
+    if (isSuspended(session.signal)) {
+      await session.scheduler.settled();
+      return suspendedOutcome(session);
+    }
+    const reason = session.signal.aborted ? abortReason(session.signal) : asRetinueError(error);
+    if (!session.signal.aborted) session.controller.abort(reason);
+    const status = reason.fault === 'cancelled' ? 'cancelled' : 'failed';
+    try {
+      if (invocation.status === 'running' || invocation.status === 'created') await endRootInvocation(session, invocation, status, reason);
+      await endUnfinishedChildren(session, status === 'cancelled' ? 'The run was cancelled.' : 'The run failed before this task finished.');
+    } catch {
+      // The run's end is recorded below; a store that fails here fails there too, and says so.
+    }
+    return endRun(session, status, { error: reason });
+  }
+}

@@ -1,0 +1,140 @@
+import { ConfigurationError, HostContractError, type RetinueError } from '../errors';
+import type { PromptSnapshot } from '../hosts/prompt-snapshot';
+import { resultCapsuleSchema, type ResultCapsule } from '../records/capsule';
+import type { AgentRun } from '../records/run';
+import type { AgentTaskRecord } from '../records/task';
+import { addUsage, type Usage } from '../records/usage';
+import type { AgentProfile, SettingsDefaults } from '../settings/schema';
+import type { RunStore } from '../store/run-store';
+import { RunWorkspace } from '../workspace/run-workspace';
+import type { ModelResolver } from './agent-runtime';
+import { RunJournal } from './run-journal';
+import { TaskScheduler } from './scheduler';
+
+/** What every run of one runtime shares. */
+export interface RuntimeEnvironment {
+  store: RunStore;
+  profiles: ReadonlyMap<string, AgentProfile>;
+  defaults: SettingsDefaults;
+  now: () => number;
+  newId: () => string;
+}
+
+export interface RunSessionOptions {
+  environment: RuntimeEnvironment;
+  run: AgentRun;
+  snapshot: PromptSnapshot;
+  tasks: readonly AgentTaskRecord[];
+  resolveModel: ModelResolver;
+  onProgress?: (line: string) => void;
+  /** Runs one child task to its end (records included); the scheduler calls it when a slot is free. */
+  runChildTask: (session: RunSession, taskId: string, signal: AbortSignal) => Promise<void>;
+}
+
+/**
+ * One live run in this runtime: its record, snapshot, tasks, journal, scheduler and the root of
+ * its AbortSignal tree. Records changed here are written through to the store.
+ */
+export class RunSession {
+  readonly environment: RuntimeEnvironment;
+  readonly store: RunStore;
+  readonly workspace: RunWorkspace;
+  readonly journal: RunJournal;
+  readonly controller = new AbortController();
+  readonly scheduler: TaskScheduler;
+  readonly snapshot: PromptSnapshot;
+  readonly resolveModel: ModelResolver;
+  readonly tasks = new Map<string, AgentTaskRecord>();
+  private readonly capsules = new Map<string, ResultCapsule>();
+  private readonly progress: ((line: string) => void) | undefined;
+  run: AgentRun;
+
+  constructor(options: RunSessionOptions) {
+    this.environment = options.environment;
+    this.store = options.environment.store;
+    this.run = options.run;
+    this.snapshot = options.snapshot;
+    this.resolveModel = options.resolveModel;
+    this.progress = options.onProgress;
+    this.workspace = new RunWorkspace({ store: this.store, runId: options.run.id, now: options.environment.now });
+    this.journal = new RunJournal(this.store, options.run.id, options.environment.now, (error) => this.failFast(error));
+    for (const task of options.tasks) this.tasks.set(task.id, task);
+    this.scheduler = new TaskScheduler({
+      maxRunning: options.environment.defaults.maxRunningChildren,
+      parentSignal: this.controller.signal,
+      timeoutFor: (taskId) => this.tasks.get(taskId)?.budget.timeoutMs,
+      runTask: (taskId, signal) => options.runChildTask(this, taskId, signal),
+    });
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  now(): number {
+    return this.environment.now();
+  }
+
+  /** A profile by id; a missing one is a settings problem the user must fix. */
+  profile(profileId: string): AgentProfile {
+    const profile = this.environment.profiles.get(profileId);
+    if (!profile) {
+      throw new ConfigurationError('profile-missing', `There is no agent profile "${profileId}". Add it in the options, or pick another profile.`);
+    }
+    return profile;
+  }
+
+  /** Saves a task record (memory and store). */
+  async saveTask(task: AgentTaskRecord): Promise<void> {
+    this.tasks.set(task.id, task);
+    await this.store.putTask(task);
+  }
+
+  /** Tasks a given invocation started, in creation order. */
+  tasksOf(parentInvocationId: string): AgentTaskRecord[] {
+    return [...this.tasks.values()]
+      .filter((task) => task.parentInvocationId === parentInvocationId)
+      .sort((left, right) => left.createdAt - right.createdAt);
+  }
+
+  rememberCapsule(taskId: string, capsule: ResultCapsule): void {
+    this.capsules.set(taskId, capsule);
+  }
+
+  /** A finished task's capsule, from memory or from `agent-results/` in the store. */
+  async capsuleOf(task: AgentTaskRecord): Promise<ResultCapsule | undefined> {
+    const known = this.capsules.get(task.id);
+    if (known || !task.resultRef) return known;
+    const text = await this.workspace.readText(task.resultRef);
+    if (text === undefined) return undefined;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch (error) {
+      throw new HostContractError('capsule-unreadable', `The stored result ${task.resultRef} is not valid JSON.`, { cause: error });
+    }
+    const result = resultCapsuleSchema.safeParse(parsed);
+    if (!result.success) throw new HostContractError('capsule-invalid', `The stored result ${task.resultRef} does not match its schema.`);
+    this.capsules.set(task.id, result.data);
+    return result.data;
+  }
+
+  /** Adds a model call's usage to the run's total (saved with the run record). */
+  addUsage(usage: Partial<Usage>): void {
+    this.run = { ...this.run, usage: addUsage(this.run.usage, usage) };
+  }
+
+  /** A short progress line for the page, e.g. `scene-critic · Critique — started`. */
+  reportProgress(line: string): void {
+    try {
+      this.progress?.(line);
+    } catch {
+      // A progress listener that throws must not break the run; the journal still has every step.
+    }
+  }
+
+  /** Ends the whole run now because a contract broke (storage, journal): fail fast. */
+  failFast(error: RetinueError): void {
+    if (!this.controller.signal.aborted) this.controller.abort(error);
+  }
+}

@@ -1,0 +1,121 @@
+import { childAbortController, TaskTimeoutError } from './run-signals';
+
+export interface TaskSchedulerOptions {
+  /** Children running at once in this run (`defaults.maxRunningChildren`). */
+  maxRunning: number;
+  /** The run's signal: aborting it aborts every child, with the run's reason. */
+  parentSignal: AbortSignal;
+  /** The task's own timeout (its profile's `budget.timeoutMs`), if any. */
+  timeoutFor: (taskId: string) => number | undefined;
+  /** Runs one task to its end, records included. Never expected to reject. */
+  runTask: (taskId: string, signal: AbortSignal) => Promise<void>;
+}
+
+interface RunningTask {
+  controller: AbortController;
+  done: Promise<void>;
+}
+
+/**
+ * Runs delegated tasks in the background: at once while a slot is free, the rest in a queue, each
+ * with its own AbortController under the run's signal and its own timeout. Per-connection caps
+ * are the model clients' business (their limiter), not the scheduler's.
+ */
+export class TaskScheduler {
+  private readonly queue: string[] = [];
+  private readonly running = new Map<string, RunningTask>();
+  private readonly listeners = new Set<() => void>();
+
+  constructor(private readonly options: TaskSchedulerOptions) {}
+
+  /** Starts the task now when a slot is free, else queues it. Returns where it went. */
+  enqueue(taskId: string): 'running' | 'queued' {
+    if (this.running.has(taskId) || this.queue.includes(taskId)) return this.running.has(taskId) ? 'running' : 'queued';
+    this.queue.push(taskId);
+    this.pump();
+    return this.running.has(taskId) ? 'running' : 'queued';
+  }
+
+  isRunning(taskId: string): boolean {
+    return this.running.has(taskId);
+  }
+
+  isQueued(taskId: string): boolean {
+    return this.queue.includes(taskId);
+  }
+
+  /**
+   * Stops a task: a queued one leaves the queue (`dequeued`: the caller records it), a running one
+   * is aborted with `reason` (`aborted`: its runner records it). Resolves once a running task settled.
+   */
+  async cancel(taskId: string, reason: Error): Promise<'dequeued' | 'aborted' | 'not-active'> {
+    const index = this.queue.indexOf(taskId);
+    if (index !== -1) {
+      this.queue.splice(index, 1);
+      return 'dequeued';
+    }
+    const running = this.running.get(taskId);
+    if (!running) return 'not-active';
+    running.controller.abort(reason);
+    await running.done;
+    return 'aborted';
+  }
+
+  /** Empties the queue (returns the ids left queued) and aborts every running task with `reason`. */
+  cancelAll(reason: Error): string[] {
+    const dequeued = this.queue.splice(0, this.queue.length);
+    for (const running of this.running.values()) running.controller.abort(reason);
+    return dequeued;
+  }
+
+  /** Resolves when no task is running (queued tasks do not start once the run is aborted). */
+  async settled(): Promise<void> {
+    while (this.running.size > 0) {
+      await Promise.all([...this.running.values()].map((running) => running.done));
+    }
+  }
+
+  /** Resolves at the next task end (or queue change), after `timeoutMs`, or when `signal` aborts. */
+  waitForChange(timeoutMs: number, signal: AbortSignal): Promise<void> {
+    return new Promise((resolve) => {
+      const finish = (): void => {
+        clearTimeout(timer);
+        this.listeners.delete(finish);
+        signal.removeEventListener('abort', finish);
+        resolve();
+      };
+      const timer = setTimeout(finish, Math.max(0, timeoutMs));
+      this.listeners.add(finish);
+      signal.addEventListener('abort', finish, { once: true });
+    });
+  }
+
+  /** Wakes everyone waiting in `waitForChange` (a task ended or left the queue). */
+  notify(): void {
+    for (const listener of [...this.listeners]) listener();
+  }
+
+  private pump(): void {
+    while (this.running.size < this.options.maxRunning && this.queue.length > 0 && !this.options.parentSignal.aborted) {
+      const taskId = this.queue.shift() as string;
+      this.start(taskId);
+    }
+  }
+
+  private start(taskId: string): void {
+    const { controller, dispose } = childAbortController(this.options.parentSignal);
+    const timeoutMs = this.options.timeoutFor(taskId);
+    const timer = timeoutMs === undefined ? undefined : setTimeout(() => controller.abort(new TaskTimeoutError(timeoutMs)), timeoutMs);
+    const done = Promise.resolve()
+      .then(() => this.options.runTask(taskId, controller.signal))
+      .catch(() => undefined)
+      .finally(() => {
+        clearTimeout(timer);
+        dispose();
+        this.running.delete(taskId);
+        this.pump();
+        this.notify();
+      });
+    this.running.set(taskId, { controller, done });
+  }
+}

@@ -1,0 +1,110 @@
+import { ModelBehaviorError } from '../errors';
+import type { AgentInvocation } from '../records/invocation';
+import type { AgentTaskRecord } from '../records/task';
+import { emptyUsage } from '../records/usage';
+import type { AgentProfile } from '../settings/schema';
+import type { DelegateRequest } from '../tools/tool-definition';
+import { createChildWorkspaceView } from '../workspace/child-view';
+import type { WorkspaceEntry, WorkspaceView } from '../workspace/workspace-view';
+import { narrowBudget } from './budget';
+import { conversationMessages } from './chat-text';
+import { renderChildSystemMessage, renderTaskBriefing, BRIEFING_LIMITS } from './child-context';
+import type { RunSession } from './run-session';
+
+/** The task's name: the target agent's id, then `-002`, `-003` for repeats in one run. */
+export function nextWorkspaceKey(agentId: string, tasks: Iterable<AgentTaskRecord>): string {
+  const taken = new Set([...tasks].map((task) => task.workspaceKey));
+  if (!taken.has(agentId)) return agentId;
+  for (let number = 2; ; number += 1) {
+    const key = `${agentId}-${String(number).padStart(3, '0')}`;
+    if (!taken.has(key)) return key;
+  }
+}
+
+/** Every file and folder of a view, breadth first, up to `limit` entries (for the briefing). */
+export async function listView(view: WorkspaceView, limit = BRIEFING_LIMITS.maxListedFiles * 2): Promise<WorkspaceEntry[]> {
+  const entries: WorkspaceEntry[] = [];
+  const folders = [''];
+  while (folders.length > 0 && entries.length < limit) {
+    const folder = folders.shift() as string;
+    for (const entry of await view.list(folder === '' ? undefined : folder)) {
+      entries.push(entry);
+      if (entry.kind === 'folder') folders.push(entry.path);
+    }
+  }
+  return entries.slice(0, limit);
+}
+
+export interface CreateTaskInput {
+  session: RunSession;
+  caller: AgentInvocation;
+  target: AgentProfile;
+  request: DelegateRequest;
+  toolCallId: string;
+  tasksLeft: number;
+}
+
+/**
+ * Records a delegated task and its child invocation (system message and briefing ready), queued.
+ * The budget can only narrow the target profile's; the run's task cap is enforced here.
+ */
+export async function createTask(input: CreateTaskInput): Promise<AgentTaskRecord> {
+  const { session, caller, target, request } = input;
+  const maxTasks = session.environment.defaults.maxTasksPerRun;
+  if (input.tasksLeft <= 0) {
+    throw new ModelBehaviorError(
+      'task-limit-reached',
+      `This run already has its ${maxTasks} delegated tasks, the most it may have. Use the results you have (agent_await) or do the work yourself.`,
+    );
+  }
+  const { environment } = session;
+  const workspaceKey = nextWorkspaceKey(target.id, session.tasks.values());
+  const budget = narrowBudget(target, request.budget);
+  const view = createChildWorkspaceView({ workspace: session.workspace, workspaceKey });
+  const recentCount = target.context.recentChatMessages;
+  const recentChat = recentCount > 0 ? conversationMessages(session.snapshot.messages).slice(-recentCount) : undefined;
+  const briefing = renderTaskBriefing({ task: request.task, workspaceEntries: await listView(view), recentChat });
+  const now = environment.now();
+  const childId = environment.newId();
+  const child: AgentInvocation = {
+    id: childId,
+    runId: session.run.id,
+    parentInvocationId: caller.id,
+    profileId: target.id,
+    kind: 'subagent',
+    status: 'created',
+    exitPolicy: 'taskReturnRequired',
+    budget,
+    usage: emptyUsage(),
+    providerSessionId: `${session.run.id}:${childId}`,
+    messages: [
+      { role: 'system', content: renderChildSystemMessage(target) },
+      { role: 'user', content: briefing },
+    ],
+    depth: caller.depth + 1,
+    createdAt: now,
+  };
+  const task: AgentTaskRecord = {
+    id: environment.newId(),
+    runId: session.run.id,
+    parentInvocationId: caller.id,
+    childInvocationId: childId,
+    targetProfileId: target.id,
+    workspaceKey,
+    continuation: 'returnToParent',
+    status: 'queued',
+    task: request.task,
+    budget,
+    toolCallId: input.toolCallId,
+    createdAt: now,
+    usage: emptyUsage(),
+  };
+  await session.store.putInvocation(child);
+  await session.saveTask(task);
+  session.journal.note('task-queued', {
+    invocationId: caller.id,
+    taskId: task.id,
+    data: { agentId: target.id, workspaceKey, title: request.task.title, budget },
+  });
+  return task;
+}

@@ -1,0 +1,51 @@
+import type { ResultCapsule } from '../records/capsule';
+import type { AgentTaskRecord } from '../records/task';
+import type { TaskResultInput, TaskResultPort } from '../tools/tool-definition';
+import { resolveChildArtifactPath } from '../workspace/child-view';
+import { agentResultPath, childResultPath } from '../workspace/layout';
+import { renderResultFile } from './capsule-markdown';
+import type { RunSession } from './run-session';
+
+/**
+ * Writes a task's result capsule: `agent-results/<child-invocation-id>.json` (structured, for audit
+ * and the UI) and `summaries/agents/<key>/result.md` (markdown, what other agents read), then
+ * points the task record at it. Writing the same result again is harmless (resume).
+ */
+export async function writeTaskResult(session: RunSession, taskId: string, result: TaskResultInput): Promise<ResultCapsule> {
+  const task = session.tasks.get(taskId) as AgentTaskRecord;
+  const capsule: ResultCapsule = {
+    taskId: task.id,
+    workspaceKey: task.workspaceKey,
+    agentId: task.targetProfileId,
+    title: task.task.title,
+    ...result,
+    // Normalised virtual paths, as the child sees them; a path outside its view is refused here.
+    artifacts: result.artifacts.map((artifact) => ({ ...artifact, path: resolveChildArtifactPath(task.workspaceKey, artifact.path).virtualPath })),
+    createdAt: session.now(),
+  };
+  const resultRef = agentResultPath(task.childInvocationId);
+  await session.workspace.write(resultRef, `${JSON.stringify(capsule, null, 2)}\n`);
+  await session.workspace.write(childResultPath(task.workspaceKey), renderResultFile(capsule));
+  session.rememberCapsule(task.id, capsule);
+  const latest = session.tasks.get(taskId) ?? task;
+  await session.saveTask({ ...latest, resultRef, resultStatus: capsule.status });
+  return capsule;
+}
+
+/** The `task.return` port of one child: results land on its task. */
+export function createTaskResultPort(session: RunSession, taskId: string): TaskResultPort {
+  return { submit: (result) => writeTaskResult(session, taskId, result) };
+}
+
+/** A failed task still gives its parent a capsule: what went wrong, in words. */
+export function failedResult(message: string): TaskResultInput {
+  return {
+    status: 'failed',
+    summary: `The task could not be finished: ${message}`,
+    findings: [],
+    warnings: [],
+    suggestedNextActions: ['Go on without this result, or delegate the task again with a narrower objective.'],
+    questionsForCaller: [],
+    artifacts: [],
+  };
+}

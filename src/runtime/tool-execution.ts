@@ -1,0 +1,84 @@
+import { toCanonicalToolName, toolResultMessage, type ToolCallRequest } from '../model/tool-protocol';
+import { addUsage } from '../records/usage';
+import { dispatchToolCall } from '../tools/tool-dispatcher';
+import type { InvocationEnding, ToolContext } from '../tools/tool-definition';
+import { toolCallFits } from './budget';
+import { appendAndSave, journalIds, type InvocationDriver } from './invocation-driver';
+import type { ToolName } from './invocation-policy';
+
+export interface ToolExecutionOptions {
+  /** The forced wrap-up call: only `task.return` is offered and a result is partial. */
+  wrappingUp?: boolean;
+  /**
+   * Calls already answered in the stored history (a resumed round): they are not run again, except
+   * the ending tools, which are idempotent and tell the loop how the invocation ended.
+   */
+  answeredCallIds?: ReadonlySet<string>;
+}
+
+export interface ToolExecutionResult {
+  ending?: InvocationEnding;
+  /** A call was refused because the tool-call budget was spent: the wrap-up follows. */
+  toolBudgetRefused: boolean;
+}
+
+const ENDING_TOOLS: readonly string[] = ['workspace_commit', 'workspace_finish', 'task_return'];
+
+function contextFor(driver: InvocationDriver, toolCallId: string, wrappingUp: boolean): ToolContext {
+  return {
+    signal: driver.signal,
+    toolCallId,
+    workspace: driver.workspace,
+    chat: driver.session.snapshot.messages,
+    delegation: driver.delegation,
+    taskResult: driver.taskResult,
+    wrappingUp,
+    budget: { maxRounds: driver.invocation.budget.maxRounds, maxToolCalls: driver.invocation.budget.maxToolCalls },
+  };
+}
+
+/**
+ * Runs the tool calls of one assistant turn in order. Each result is appended and saved as it
+ * comes (so a resumed round re-runs only what has no result), journaled, and counted against the
+ * budget; results of tasks that finished meanwhile are announced on the next result.
+ */
+export async function executeToolCalls(
+  driver: InvocationDriver,
+  calls: readonly ToolCallRequest[],
+  options: ToolExecutionOptions = {},
+): Promise<ToolExecutionResult> {
+  const wrappingUp = options.wrappingUp ?? false;
+  const surface: readonly ToolName[] = wrappingUp ? ['task.return'] : driver.policy.tools;
+  const ids = journalIds(driver);
+  let ending: InvocationEnding | undefined;
+  let toolBudgetRefused = false;
+  for (const call of calls) {
+    const answered = options.answeredCallIds?.has(call.id) ?? false;
+    if (answered && !ENDING_TOOLS.includes(call.name)) continue;
+    if (ending && !answered) {
+      await appendAndSave(driver, toolResultMessage(call.id, `Not run: your work already ended earlier in this turn.`));
+      continue;
+    }
+    driver.session.journal.note('tool-call-start', { ...ids, data: { tool: toCanonicalToolName(call.name), callId: call.id, replay: answered } });
+    const result = await dispatchToolCall({
+      call,
+      surface,
+      context: contextFor(driver, call.id, wrappingUp),
+      budgetLeft: answered || toolCallFits(driver.invocation.budget, driver.invocation.usage.toolCalls),
+    });
+    if (!answered) {
+      if (result.counts) driver.invocation = { ...driver.invocation, usage: addUsage(driver.invocation.usage, { toolCalls: 1 }) };
+      if (result.counts) driver.session.addUsage({ toolCalls: 1 });
+      const announcement = driver.delegation?.takeAnnouncement();
+      const content = announcement ? `${result.content}\n\n${announcement}` : result.content;
+      await appendAndSave(driver, toolResultMessage(call.id, content));
+    }
+    driver.session.journal.note('tool-call-end', {
+      ...ids,
+      data: { tool: result.toolName, callId: call.id, ok: result.problem === undefined, error: result.problem, counted: result.counts },
+    });
+    if (result.refusedForBudget) toolBudgetRefused = true;
+    ending ??= result.ending;
+  }
+  return { ending, toolBudgetRefused };
+}

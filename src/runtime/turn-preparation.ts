@@ -1,0 +1,50 @@
+import type { ChatCompletionTool, ChatCompletionToolChoiceOption } from 'openai/resources/chat/completions';
+import type { PromptSnapshot } from '../hosts/prompt-snapshot';
+import type { CallSampling } from '../model/model-client';
+import { toProviderToolName, toToolDefinition } from '../model/tool-protocol';
+import type { AgentProfile } from '../settings/schema';
+import { toolRegistry } from '../tools/registry';
+import type { InvocationDriver } from './invocation-driver';
+import type { ToolName } from './invocation-policy';
+
+/** What one model call is asked: the tools offered and how strongly. The history is the invocation's. */
+export interface PreparedTurn {
+  tools?: ChatCompletionTool[];
+  toolChoice?: ChatCompletionToolChoiceOption;
+}
+
+/** Provider tool definitions for a tool surface, in its order. */
+export function toolDefinitions(names: readonly ToolName[]): ChatCompletionTool[] {
+  return names.map((name) => toToolDefinition(toolRegistry[name]));
+}
+
+/** An ordinary round: the invocation's fixed tool surface, the model free to choose. */
+export function prepareRound(driver: InvocationDriver): PreparedTurn {
+  return driver.policy.tools.length === 0 ? {} : { tools: toolDefinitions(driver.policy.tools) };
+}
+
+/**
+ * The forced wrap-up after the cap: a child is offered only `task_return` and made to call it; the
+ * root gets no tools, so its answer is text.
+ */
+export function prepareWrapUp(driver: InvocationDriver): PreparedTurn {
+  if (driver.policy.exitPolicy === 'runFinishAllowed') return {};
+  return {
+    tools: toolDefinitions(['task.return']),
+    toolChoice: { type: 'function', function: { name: toProviderToolName('task.return') } },
+  };
+}
+
+/** Sampling from the prompt snapshot, with the profile's own overrides on top. */
+export function samplingFor(snapshot: PromptSnapshot, profile: AgentProfile): CallSampling {
+  const fromSnapshot: CallSampling = {
+    temperature: snapshot.temperature,
+    top_p: snapshot.top_p,
+    max_tokens: snapshot.max_tokens,
+    presence_penalty: snapshot.presence_penalty,
+    frequency_penalty: snapshot.frequency_penalty,
+    stop: snapshot.stop,
+  };
+  const merged: CallSampling = { ...fromSnapshot, ...(profile.model.sampling ?? {}) };
+  return Object.fromEntries(Object.entries(merged).filter(([, value]) => value !== undefined)) as CallSampling;
+}

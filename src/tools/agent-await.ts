@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import { ModelBehaviorError } from '../errors';
+import { renderCapsuleForParent, taskNotesFolder } from '../runtime/capsule-markdown';
+import { defineTool, type AwaitAnswer, type TaskView } from './tool-definition';
+
+/** The longest one `agent.await` waits (DESIGN.md section 7). */
+export const AWAIT_MAX_TIMEOUT_MS = 300_000;
+
+export const agentAwaitParameters = z.strictObject({
+  tasks: z
+    .array(z.string().min(1).max(80))
+    .min(1)
+    .max(64)
+    .optional()
+    .describe('Names of the tasks to wait for, as agent_delegate gave them; leave out for all your tasks.'),
+  mode: z
+    .enum(['nextCompleted', 'allCompleted', 'statusOnly'])
+    .optional()
+    .describe(
+      '`allCompleted` (the default) waits until every selected task has finished; `nextCompleted` returns as soon as one more has finished; `statusOnly` does not wait and only tells you where each task stands.',
+    ),
+  timeoutMs: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe(`How long to wait at most, in milliseconds (at most ${AWAIT_MAX_TIMEOUT_MS}).`),
+});
+
+function seconds(milliseconds: number): string {
+  return `${Math.round(milliseconds / 1000)} s`;
+}
+
+function otherLine(view: TaskView): string {
+  if (view.alreadyDelivered) {
+    return `- \`${view.name}\` — ${view.status}; you read its result before (it is in \`${taskNotesFolder(view.name)}result.md\`)`;
+  }
+  if (view.status === 'cancelled') return `- \`${view.name}\` — cancelled${view.problem ? `: ${view.problem}` : ''}`;
+  return `- \`${view.name}\` — ${view.status}: ${view.title}`;
+}
+
+function finishedBlock(view: TaskView): string {
+  if (view.capsule) return renderCapsuleForParent(view.capsule);
+  return `### ${view.name} — ${view.status}\n_${view.title}_\n\n${view.problem ?? 'It ended without a result.'}`;
+}
+
+/** Renders what `agent.await` hands back: finished results first, then where the rest stand. */
+export function renderAwaitAnswer(answer: AwaitAnswer, options: { statusOnly: boolean; clampNote?: string }): string {
+  const parts: string[] = [];
+  if (options.clampNote) parts.push(options.clampNote);
+  if (answer.finished.length > 0) parts.push(answer.finished.map(finishedBlock).join('\n\n'));
+  const stillWorking = answer.others.filter((view) => view.status === 'queued' || view.status === 'running');
+  if (answer.others.length > 0) {
+    const heading = options.statusOnly ? 'Where your tasks stand:' : 'Other tasks:';
+    parts.push([heading, ...answer.others.map(otherLine)].join('\n'));
+  }
+  if (answer.timedOut && stillWorking.length > 0) {
+    parts.push(
+      `Waited ${seconds(answer.waitedMs)}; ${stillWorking.length === 1 ? 'this task is' : 'these tasks are'} still working. Call agent_await again to keep waiting, or agent_cancel to stop what you no longer need.`,
+    );
+  } else if (options.statusOnly && stillWorking.length > 0) {
+    parts.push('Call agent_await to wait for their results.');
+  }
+  if (parts.length === 0) return 'You have no delegated tasks. Start one with agent_delegate.';
+  return parts.join('\n\n');
+}
+
+/** `agent.await`: collect the results of delegated tasks. */
+export const agentAwaitTool = defineTool({
+  name: 'agent.await',
+  description:
+    'Wait for tasks you delegated and get their results. Results come back as markdown with a summary, findings and files to read; tasks still working are listed with where they stand.',
+  parameters: agentAwaitParameters,
+  async execute(args, context) {
+    if (!context.delegation) throw new ModelBehaviorError('delegation-unavailable', 'You have no delegated tasks to wait for.');
+    const mode = args.mode ?? 'allCompleted';
+    const requested = args.timeoutMs ?? context.delegation.defaultAwaitTimeoutMs;
+    const timeoutMs = Math.min(requested, AWAIT_MAX_TIMEOUT_MS);
+    const clampNote =
+      requested > AWAIT_MAX_TIMEOUT_MS
+        ? `Note: timeoutMs is at most ${AWAIT_MAX_TIMEOUT_MS} (${seconds(AWAIT_MAX_TIMEOUT_MS)}); waited up to ${seconds(AWAIT_MAX_TIMEOUT_MS)} instead of ${seconds(requested)}.`
+        : undefined;
+    const answer = await context.delegation.await({ tasks: args.tasks, mode, timeoutMs }, context.signal);
+    return { content: renderAwaitAnswer(answer, { statusOnly: mode === 'statusOnly', clampNote }) };
+  },
+});

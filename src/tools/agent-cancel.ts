@@ -1,0 +1,23 @@
+import { z } from 'zod';
+import { ModelBehaviorError } from '../errors';
+import { defineTool } from './tool-definition';
+
+export const agentCancelParameters = z.strictObject({
+  tasks: z.array(z.string().min(1).max(80)).min(1).max(64).describe('Names of the tasks to stop, as agent_delegate gave them.'),
+});
+
+/** `agent.cancel`: stop tasks the caller started. */
+export const agentCancelTool = defineTool({
+  name: 'agent.cancel',
+  description: 'Stop tasks you delegated that you no longer need. Finished tasks keep their results.',
+  parameters: agentCancelParameters,
+  async execute(args, context) {
+    if (!context.delegation) throw new ModelBehaviorError('delegation-unavailable', 'You have no delegated tasks to cancel.');
+    const views = await context.delegation.cancel(args.tasks);
+    const lines = views.map((view) => {
+      if (view.status === 'cancelled') return `- \`${view.name}\` — cancelled`;
+      return `- \`${view.name}\` had already ${view.status === 'failed' ? 'failed' : 'finished'}; its result stays available through agent_await.`;
+    });
+    return { content: lines.join('\n') };
+  },
+});

@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import { ModelBehaviorError } from '../errors';
+import { taskBriefSchema } from '../records/task';
+import { defineTool } from './tool-definition';
+
+/** The most characters a task brief may take (its JSON), so one delegation cannot flood a child. */
+export const TASK_BRIEF_MAX_CHARS = 40_000;
+
+export const agentDelegateParameters = z.strictObject({
+  agentId: z.string().min(1).max(64).describe('Id of the agent to ask, as agent_list shows it.'),
+  task: taskBriefSchema
+    .check((context) => {
+      const size = JSON.stringify(context.value).length;
+      if (size > TASK_BRIEF_MAX_CHARS) {
+        context.issues.push({
+          code: 'custom',
+          input: context.value,
+          message: `the task is ${size} characters long; keep it under ${TASK_BRIEF_MAX_CHARS} and put long material in a workspace file (e.g. summaries/brief.md) the agent can read from summaries/parent/`,
+        });
+      }
+    })
+    .describe(
+    'What to do: a short `title`, the `objective`, any `context` the agent needs (text or an object) and the `expectedOutput` you want back.',
+  ),
+  budget: z
+    .strictObject({
+      maxRounds: z.number().int().min(1).max(100).optional(),
+      maxToolCalls: z.number().int().min(0).max(500).optional(),
+    })
+    .optional()
+    .describe("Optional tighter limits than the agent's own (never wider)."),
+});
+
+/** `agent.delegate`: start a task in the background; answers with the task's name. */
+export const agentDelegateTool = defineTool({
+  name: 'agent.delegate',
+  description:
+    'Ask another agent to do a task for you. It starts working in the background at once (or as soon as a slot frees up) while you go on; its result comes back through agent_await. The answer gives the task a name; use that name with agent_await and agent_cancel.',
+  parameters: agentDelegateParameters,
+  async execute(args, context) {
+    if (!context.delegation) {
+      throw new ModelBehaviorError('delegation-unavailable', 'You cannot delegate tasks. Do the work with your own tools.');
+    }
+    const answer = await context.delegation.delegate(args, context.toolCallId);
+    const state =
+      answer.state === 'running'
+        ? 'It is working in the background now.'
+        : 'It is queued and starts as soon as another task finishes.';
+    return {
+      content: [
+        `Delegated "${args.task.title}" to ${answer.agent.name}. The task is named \`${answer.name}\`. ${state}`,
+        `Its limits: ${answer.budget.maxRounds} rounds, ${answer.budget.maxToolCalls} tool calls.`,
+        `Call agent_await with tasks ["${answer.name}"] to collect its result (you can delegate more first).`,
+      ].join('\n'),
+    };
+  },
+});

@@ -1,0 +1,141 @@
+import type { z } from 'zod';
+import type { SnapshotMessage } from '../hosts/prompt-snapshot';
+import type { ResultCapsule } from '../records/capsule';
+import type { TaskBrief } from '../records/task';
+import type { ToolName } from '../runtime/invocation-policy';
+import type { AgentProfile } from '../settings/schema';
+import type { WorkspaceView } from '../workspace/workspace-view';
+
+/** How a tool call ends its invocation's loop, when it does. */
+export type InvocationEnding =
+  /** The root's reply: a plain answer, a committed file, or its text at the cap. */
+  | { kind: 'reply'; text: string }
+  /** `workspace.finish`: the run ends with whatever reply was committed before (none: empty). */
+  | { kind: 'finish' }
+  /** A child handed its result over (written to the workspace already). */
+  | { kind: 'task-returned'; capsule: ResultCapsule };
+
+export interface ToolOutcome {
+  /** The tool result the model reads. */
+  content: string;
+  ending?: InvocationEnding;
+}
+
+/** A delegated task as its parent knows it: by its name (the workspace key), never by an id. */
+export interface TaskView {
+  name: string;
+  agentId: string;
+  title: string;
+  status: 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
+  /** Present once the task ended with a result (a failed task has a failed capsule). */
+  capsule?: ResultCapsule;
+  /** Why it failed or was cancelled, in words for the parent. */
+  problem?: string;
+  /** The parent already read this result in an earlier `agent.await`. */
+  alreadyDelivered: boolean;
+}
+
+export interface DelegateRequest {
+  agentId: string;
+  task: TaskBrief;
+  budget?: { maxRounds?: number; maxToolCalls?: number };
+}
+
+export interface DelegateAnswer {
+  name: string;
+  agent: AgentProfile;
+  state: 'running' | 'queued';
+  budget: { maxRounds: number; maxToolCalls: number };
+  tasksLeft: number;
+}
+
+export interface AwaitRequest {
+  tasks?: string[];
+  mode: 'nextCompleted' | 'allCompleted' | 'statusOnly';
+  timeoutMs: number;
+}
+
+export interface AwaitAnswer {
+  /** Tasks whose result this answer hands over (marked delivered). */
+  finished: TaskView[];
+  /** Selected tasks still queued or running, and ended ones handed over before. */
+  others: TaskView[];
+  timedOut: boolean;
+  waitedMs: number;
+}
+
+/** Delegation as one caller may use it; every name refers to a task this caller started. */
+export interface DelegationPort {
+  /** `defaults.awaitTimeoutMs` of the settings. */
+  readonly defaultAwaitTimeoutMs: number;
+  agents(): AgentProfile[];
+  tasksLeft(): number;
+  delegate(request: DelegateRequest, toolCallId: string): Promise<DelegateAnswer>;
+  await(request: AwaitRequest, signal: AbortSignal): Promise<AwaitAnswer>;
+  cancel(names: readonly string[]): Promise<TaskView[]>;
+  /**
+   * A line about tasks that finished since the caller last heard of them, to append to its next
+   * tool result; undefined when there is nothing new. Each task is announced once.
+   */
+  takeAnnouncement(): string | undefined;
+}
+
+/** What `task.return` hands over, before the runtime adds the task's own fields. */
+export interface TaskResultInput {
+  status: 'completed' | 'partial' | 'failed';
+  summary: string;
+  findings: string[];
+  warnings: string[];
+  suggestedNextActions: string[];
+  questionsForCaller: string[];
+  artifacts: { path: string; kind?: string; role?: string }[];
+  confidence?: 'low' | 'medium' | 'high';
+}
+
+/** Writes a child's result capsule (`agent-results/…json` and its `result.md`). */
+export interface TaskResultPort {
+  submit(result: TaskResultInput): Promise<ResultCapsule>;
+}
+
+/** Everything a tool may touch, for one call of one invocation. */
+export interface ToolContext {
+  signal: AbortSignal;
+  toolCallId: string;
+  workspace: WorkspaceView;
+  /** The host conversation, from the prompt snapshot. */
+  chat: readonly SnapshotMessage[];
+  /** For invocations that may delegate. */
+  delegation?: DelegationPort;
+  /** For return-mode children. */
+  taskResult?: TaskResultPort;
+  /** True during the forced wrap-up call at the budget cap: a result given now is partial. */
+  wrappingUp: boolean;
+  /** The invocation's budget, for the wrap-up warning. */
+  budget: { maxRounds: number; maxToolCalls: number };
+}
+
+/** One model-facing tool: canonical name, description for the caller, zod parameters, execute. */
+export interface Tool {
+  name: ToolName;
+  description: string;
+  parameters: z.ZodType;
+  execute(args: unknown, context: ToolContext): Promise<ToolOutcome>;
+}
+
+/**
+ * Declares a tool with typed arguments; the dispatcher validates arguments with `parameters`
+ * before `execute` sees them.
+ */
+export function defineTool<Parameters extends z.ZodType>(definition: {
+  name: ToolName;
+  description: string;
+  parameters: Parameters;
+  execute(args: z.output<Parameters>, context: ToolContext): Promise<ToolOutcome>;
+}): Tool {
+  return {
+    name: definition.name,
+    description: definition.description,
+    parameters: definition.parameters,
+    execute: (args, context) => definition.execute(args as z.output<Parameters>, context),
+  };
+}

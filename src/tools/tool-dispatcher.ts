@@ -1,0 +1,86 @@
+import type { z } from 'zod';
+import { CancelledError, HostContractError, RetinueError } from '../errors';
+import { parseToolArguments, toCanonicalToolName, toProviderToolName, type ToolCallRequest } from '../model/tool-protocol';
+import type { ToolName } from '../runtime/invocation-policy';
+import { toolRegistry } from './registry';
+import type { InvocationEnding, ToolContext } from './tool-definition';
+
+export interface DispatchInput {
+  call: ToolCallRequest;
+  /** The invocation's fixed tool surface (canonical names). */
+  surface: readonly ToolName[];
+  context: ToolContext;
+  /** Whether one more counted tool call fits the budget (`task.return` never counts). */
+  budgetLeft: boolean;
+}
+
+export interface DispatchResult {
+  /** Canonical name when the call named a known tool, else the name the model wrote. */
+  toolName: string;
+  /** The tool result the model reads, mistakes included. */
+  content: string;
+  ending?: InvocationEnding;
+  /** Whether this call counts against `maxToolCalls`. */
+  counts: boolean;
+  /** The call was not run because the tool-call budget was spent. */
+  refusedForBudget: boolean;
+  /** What went wrong, for the journal (the model reads `content`). */
+  problem?: { code: string; message: string };
+}
+
+function isToolName(name: string): name is ToolName {
+  return Object.hasOwn(toolRegistry, name);
+}
+
+function unavailable(call: ToolCallRequest, surface: readonly ToolName[]): string {
+  const available = surface.map(toProviderToolName).join(', ');
+  const hint = surface.includes('task.return') ? ' To finish your task, call task_return.' : '';
+  return `Model tried to call unavailable tool '${call.name}'. Available tools: ${available}.${hint}`;
+}
+
+function describeSchemaIssues(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 8)
+    .map((issue) => `${issue.path.length === 0 ? '(the arguments)' : issue.path.join('.')}: ${issue.message}`)
+    .join('; ');
+}
+
+function mistake(toolName: string, code: string, content: string, counts: boolean): DispatchResult {
+  return { toolName, content, counts, refusedForBudget: false, problem: { code, message: content } };
+}
+
+/**
+ * Runs one tool call of a model turn. Every model mistake (unknown or unavailable tool, bad JSON,
+ * arguments that fail the schema, a tool refusing its input) comes back as the tool's result with
+ * the fix in words; no retry, no abort. Storage failures and cancellation are thrown.
+ */
+export async function dispatchToolCall(input: DispatchInput): Promise<DispatchResult> {
+  const { call, surface, context } = input;
+  const canonical = toCanonicalToolName(call.name);
+  if (!isToolName(canonical) || !surface.includes(canonical)) {
+    return mistake(call.name, 'tool-unavailable', unavailable(call, surface), true);
+  }
+  const counts = canonical !== 'task.return';
+  if (counts && !input.budgetLeft) {
+    const content = `Tool-call budget spent: ${call.name} was not run. Wrap up with what you have.`;
+    return { toolName: canonical, content, counts: false, refusedForBudget: true, problem: { code: 'tool-budget-spent', message: content } };
+  }
+  const parsed = parseToolArguments(canonical, call.arguments);
+  if (!parsed.ok) return mistake(canonical, 'tool-arguments-json', parsed.message, counts);
+  const tool = toolRegistry[canonical];
+  const validated = tool.parameters.safeParse(parsed.value);
+  if (!validated.success) {
+    const content = `The arguments of ${call.name} did not match its parameters: ${describeSchemaIssues(validated.error)}. Fix them and call ${call.name} again.`;
+    return mistake(canonical, 'tool-arguments-schema', content, counts);
+  }
+  try {
+    const outcome = await tool.execute(validated.data, context);
+    return { toolName: canonical, content: outcome.content, ending: outcome.ending, counts, refusedForBudget: false };
+  } catch (error) {
+    if (error instanceof HostContractError || error instanceof CancelledError) throw error;
+    if (context.signal.aborted) throw error;
+    if (error instanceof RetinueError) return mistake(canonical, error.code, error.message, counts);
+    const message = error instanceof Error ? error.message : String(error);
+    return mistake(canonical, 'tool-failed', `${call.name} failed: ${message}`, counts);
+  }
+}

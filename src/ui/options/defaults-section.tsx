@@ -1,0 +1,76 @@
+import { useState } from 'preact/hooks';
+import { resolveProfiles } from '../../profiles/built-in-profiles';
+import { defaultsSchema, type SettingsDefaults } from '../../settings/schema';
+import { issuesFromZod } from '../../settings/settings-errors';
+import { t } from '../ui-text';
+import { describedBy, Field, issuesByPath } from './field';
+import type { OptionsState } from './options-state';
+
+type NumberField = 'maxRunningChildren' | 'maxTasksPerRun' | 'awaitTimeoutSeconds' | 'retentionDays';
+
+/** Run-wide defaults: the root profile, running children, task cap, await timeout, retention. */
+export function DefaultsSection({ state }: { state: OptionsState }) {
+  const settings = state.settings.value;
+  if (!settings) return null;
+  return <DefaultsForm key={JSON.stringify(settings.defaults)} state={state} defaults={settings.defaults} />;
+}
+
+function DefaultsForm({ state, defaults }: { state: OptionsState; defaults: SettingsDefaults }) {
+  const [draft, setDraft] = useState({
+    rootProfileId: defaults.rootProfileId,
+    maxRunningChildren: String(defaults.maxRunningChildren),
+    maxTasksPerRun: String(defaults.maxTasksPerRun),
+    awaitTimeoutSeconds: String(defaults.awaitTimeoutMs / 1_000),
+    retentionDays: String(defaults.retentionDays),
+  });
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const profiles = resolveProfiles(state.settings.value ?? { profiles: [] });
+
+  async function save() {
+    const settings = state.settings.value;
+    if (!settings) return;
+    const input = {
+      rootProfileId: draft.rootProfileId,
+      maxRunningChildren: Number(draft.maxRunningChildren),
+      maxTasksPerRun: Number(draft.maxTasksPerRun),
+      awaitTimeoutMs: Math.round(Number(draft.awaitTimeoutSeconds) * 1_000),
+      retentionDays: Number(draft.retentionDays),
+    };
+    const parsed = defaultsSchema.safeParse(input);
+    if (!parsed.success) {
+      const issues = issuesFromZod(parsed.error.issues, { input, schema: defaultsSchema });
+      setErrors(issuesByPath(issues.map((issue) => ({ ...issue, path: issue.path === 'awaitTimeoutMs' ? 'awaitTimeoutSeconds' : issue.path }))));
+      return;
+    }
+    setErrors({});
+    await state.saveSettings({ ...settings, defaults: parsed.data }, t('options_saved'));
+  }
+
+  const numberField = (name: NumberField, label: string) => (
+    <Field id={`defaults-${name}`} label={label} error={errors[name]}>
+      <input type="number" value={draft[name]} onInput={(event) => setDraft({ ...draft, [name]: event.currentTarget.value })} {...describedBy(`defaults-${name}`, errors[name])} />
+    </Field>
+  );
+
+  return (
+    <section id="defaults" class="options-section" aria-labelledby="defaults-title">
+      <h2 id="defaults-title">{t('options_defaults')}</h2>
+      <form class="card" onSubmit={(event) => { event.preventDefault(); void save(); }}>
+        <div class="form-grid">
+          <Field id="defaults-rootProfileId" label={t('options_defaults_root_profile')} error={errors.rootProfileId}>
+            <select value={draft.rootProfileId} onChange={(event) => setDraft({ ...draft, rootProfileId: event.currentTarget.value })} {...describedBy('defaults-rootProfileId', errors.rootProfileId)}>
+              {profiles.map((profile) => <option key={profile.id} value={profile.id}>{profile.name}</option>)}
+            </select>
+          </Field>
+          {numberField('maxRunningChildren', t('options_defaults_running_children'))}
+          {numberField('maxTasksPerRun', t('options_defaults_task_cap'))}
+          {numberField('awaitTimeoutSeconds', t('options_defaults_await_timeout'))}
+          {numberField('retentionDays', t('options_defaults_retention'))}
+        </div>
+        <div class="button-row">
+          <button type="submit" class="primary">{t('options_save')}</button>
+        </div>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,51 @@
+import type { SidePanelState } from './side-panel-state';
+import { t } from '../ui-text';
+import { formatDuration, runElapsed } from './format';
+import { MarkdownView } from './markdown-view';
+import { RunExportButtons } from './run-actions';
+import { StatusBadge } from './status-badge';
+import { TaskList } from './task-list';
+
+/** The current (or opened) run: root status, time, cancel, export, its tasks and its reply. */
+export function RunView({ state }: { state: SidePanelState }) {
+  const run = state.run.value;
+  if (!run) return null;
+  const pinned = state.pinnedRunId.value !== undefined;
+  const report = (error: unknown) => (state.notice.value = t('sidepanel_action_failed', error instanceof Error ? error.message : String(error)));
+  return (
+    <section class="run-view" aria-labelledby="run-view-title">
+      <div class="run-view-label">
+        <span>{run.status === 'running' ? t('sidepanel_current_run') : t('sidepanel_latest_run')}</span>
+        {pinned && (
+          <button type="button" class="link-button" onClick={() => void state.followLatest()}>
+            {t('sidepanel_back_to_latest')}
+          </button>
+        )}
+      </div>
+      <div class="run-head">
+        <h2 id="run-view-title" class="run-title">{run.title || t('sidepanel_untitled')}</h2>
+        <StatusBadge status={run.status} />
+      </div>
+      <div class="run-meta">
+        <span>{t('sidepanel_elapsed', formatDuration(runElapsed(run, state.now.value)))}</span>
+        <span class="muted">{run.origin}</span>
+      </div>
+      <div class="button-row">
+        {run.status === 'running' && (
+          <button type="button" class="small-button danger" onClick={() => state.cancelRun()}>
+            {t('sidepanel_cancel_run')}
+          </button>
+        )}
+        <RunExportButtons store={state.store} runId={run.id} onError={report} />
+      </div>
+      {run.error && <p class="error-text">{t('sidepanel_run_error', run.error.message)}</p>}
+      <TaskList tasks={state.tasks.value} store={state.store} now={state.now.value} onCancel={state.cancelTask} />
+      {run.reply && (
+        <details class="run-reply">
+          <summary>{t('sidepanel_reply')}</summary>
+          <MarkdownView source={run.reply} />
+        </details>
+      )}
+    </section>
+  );
+}

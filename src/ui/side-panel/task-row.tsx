@@ -1,0 +1,70 @@
+import { memo } from 'preact/compat';
+import { useState } from 'preact/hooks';
+import type { AgentTaskRecord } from '../../records/task';
+import type { RunStore } from '../../store/run-store';
+import { t } from '../ui-text';
+import { formatCount, formatDuration, isTaskCancellable, taskDisplayStatus, taskElapsed } from './format';
+import { StatusBadge } from './status-badge';
+import { TaskResultView } from './task-result';
+
+export interface TaskRowProps {
+  task: AgentTaskRecord;
+  store: RunStore;
+  /** Current time, for the elapsed time of running tasks. */
+  now: number;
+  onCancel(taskId: string): void;
+}
+
+/** One delegated task: agent, title, status, time, budget use, tokens; opens to its result. */
+function TaskRowComponent({ task, store, now, onCancel }: TaskRowProps) {
+  const [open, setOpen] = useState(false);
+  const status = taskDisplayStatus(task);
+  const elapsed = taskElapsed(task, now);
+  const detailsId = `task-details-${task.id}`;
+  return (
+    <li class={`task-row task-${status}`} data-task-id={task.id} data-status={status}>
+      <div class="task-head">
+        <button
+          type="button"
+          class="task-toggle"
+          aria-expanded={open}
+          aria-controls={detailsId}
+          aria-label={t('sidepanel_task_toggle_label', task.task.title)}
+          onClick={() => setOpen(!open)}
+        >
+          <span class="disclosure" aria-hidden="true">{open ? '▾' : '▸'}</span>
+          <span class="task-agent">{task.workspaceKey}</span>
+          <span class="task-title">{task.task.title}</span>
+        </button>
+        <StatusBadge status={status} />
+        {isTaskCancellable(task) && (
+          <button
+            type="button"
+            class="small-button danger"
+            aria-label={t('sidepanel_cancel_task_label', task.task.title)}
+            onClick={() => onCancel(task.id)}
+          >
+            {t('sidepanel_cancel')}
+          </button>
+        )}
+      </div>
+      <div class="task-meta">
+        {elapsed !== undefined && <span>{t('sidepanel_elapsed', formatDuration(elapsed))}</span>}
+        <span>{t('sidepanel_rounds', task.usage.rounds, task.budget.maxRounds)}</span>
+        <span>{t('sidepanel_tool_calls', task.usage.toolCalls, task.budget.maxToolCalls)}</span>
+        <span>{t('sidepanel_tokens', formatCount(task.usage.totalTokens))}</span>
+      </div>
+      {open && (
+        <div id={detailsId}>
+          <TaskResultView store={store} task={task} />
+        </div>
+      )}
+    </li>
+  );
+}
+
+/** Re-renders only when its own task record (or, while it runs, the clock) changes. */
+export const TaskRow = memo(TaskRowComponent, (before, after) => {
+  const ticking = after.task.status === 'running';
+  return before.task === after.task && before.store === after.store && before.onCancel === after.onCancel && (!ticking || before.now === after.now);
+});

@@ -1,0 +1,66 @@
+import { expect } from 'vitest';
+import type { ScriptedModelServer } from '../support/scripted-model-server';
+import { defaultDelegations, scriptDelegatingRoot } from './support/delegating-root-script';
+import type { EvaluatingHandle } from './support/evaluating-handle';
+import { sendFixtureMessage, waitForFixtureReady, type FixtureTurn } from './support/fixture-pages';
+import type { FixtureServer } from './support/fixture-server';
+import { readRunStore, writeSettings } from './support/settings';
+import { waitUntil } from './support/evaluating-handle';
+import { coversOrigin, waitForRegisteredContentScripts } from './support/registrations';
+
+/** A key a connection carries in the settings; no page may ever see it. */
+export const SECRET_KEY = 'sk-retinue-e2e-secret-never-in-a-page';
+
+/**
+ * The settings of the scenarios: the fixture server's primary origin switched on, the secondary one
+ * not; built-in profiles (all on the page's own model); a connection with a key that no page may see.
+ */
+export function scenarioSettings(fixtures: FixtureServer, model: ScriptedModelServer) {
+  return {
+    version: 1,
+    connections: [{ id: 'spare', label: 'Spare', baseURL: model.baseURL, apiKey: SECRET_KEY, defaultModel: 'scripted-model' }],
+    sites: [{ origin: fixtures.origins.primary, enabled: true, adapter: 'auto' }],
+    defaults: { maxRunningChildren: 3 },
+  };
+}
+
+/** Writes the scenario settings from an extension page and waits for the hook registrations. */
+export async function switchOnPrimarySite(options: EvaluatingHandle, registrationsHandle: EvaluatingHandle, fixtures: FixtureServer, model: ScriptedModelServer): Promise<void> {
+  await writeSettings(options, scenarioSettings(fixtures, model));
+  await waitForRegisteredContentScripts(registrationsHandle, (scripts) => scripts.filter((script) => coversOrigin(script, fixtures.origins.primary)).length === 2, {
+    description: 'the page hook and bridge to be registered for the primary origin',
+  });
+}
+
+/**
+ * The main scenario on one fixture page (already loaded): one chat turn runs a root that delegates
+ * two tasks; the reply in the page carries what the capsules said; the model server saw the briefings.
+ */
+export async function runDelegatingTurn(page: EvaluatingHandle, model: ScriptedModelServer, text: string): Promise<FixtureTurn> {
+  model.reset();
+  scriptDelegatingRoot(model);
+  await waitForFixtureReady(page);
+  const turn = await sendFixtureMessage(page, text);
+  expect(turn.status).toBe('done');
+  for (const delegation of defaultDelegations) {
+    expect(turn.reply).toContain(delegation.finding);
+    const briefing = model.requests.find((request) => request.toolNames.includes('task_return') && request.systemText.includes(delegation.systemMarker));
+    expect(briefing?.allText).toContain(delegation.title);
+  }
+  // Progress went to the reasoning, never into the reply; the tool-calling turn's text neither.
+  expect(turn.reply).not.toContain('started');
+  expect(turn.reply).not.toContain('I will ask the retinue first.');
+  return turn;
+}
+
+/** Waits until the store holds `count` runs, all ended, and returns them oldest first. */
+export async function waitForEndedRuns(handle: EvaluatingHandle, count: number) {
+  return waitUntil(
+    async () => {
+      const { runs, tasks } = await readRunStore(handle);
+      runs.sort((left, right) => Number(left.createdAt) - Number(right.createdAt));
+      return runs.length >= count && runs.every((run) => run.status !== 'running') ? { runs, tasks } : undefined;
+    },
+    { description: `${count} ended run(s) in the run store`, timeoutMs: 30_000 },
+  );
+}

@@ -1,0 +1,68 @@
+import type { Page } from 'puppeteer-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server';
+import { runDelegatingTurn, switchOnPrimarySite, waitForEndedRuns } from './chat-turn-scenarios';
+import { defaultDelegations } from './support/delegating-root-script';
+import { waitUntil } from './support/evaluating-handle';
+import { launchFirefoxWithExtension, type FirefoxWithExtension } from './support/firefox';
+import { waitForFixtureReady } from './support/fixture-pages';
+import { startFixtureServer, type FixtureServer } from './support/fixture-server';
+import { saveScreenshot } from './support/screenshots';
+
+/** Firefox's sidebar page (`sidebar_action` → sidepanel.html) after a real delegated run. */
+
+let model: ScriptedModelServer;
+let fixtures: FixtureServer;
+let firefox: FirefoxWithExtension;
+let options: Page;
+
+beforeAll(async () => {
+  model = await startScriptedModelServer();
+  fixtures = await startFixtureServer({ modelBaseUrl: model.baseURL });
+  firefox = await launchFirefoxWithExtension();
+  options = await firefox.openExtensionPage('options.html');
+  await switchOnPrimarySite(options, options, fixtures, model);
+});
+
+afterAll(async () => {
+  await firefox?.close();
+  await fixtures?.close();
+  await model?.close();
+});
+
+describe('Firefox: the sidebar', () => {
+  test('follows a delegated run live and opens a task to its result', async () => {
+    const sidebar = await firefox.openExtensionPage(`sidepanel.html?origin=${encodeURIComponent(fixtures.origins.primary)}`);
+    await sidebar.setViewport({ width: 400, height: 900 });
+    await waitUntil(async () => (await sidebar.evaluate(() => document.querySelector('.empty-state h2')?.textContent)) ?? undefined, {
+      description: 'the empty state in the sidebar',
+    });
+
+    const page = await firefox.openPage(fixtures.pageUrl('/openai-chat/'));
+    await waitForFixtureReady(page);
+    await runDelegatingTurn(page, model, 'Mara reaches the lighthouse.');
+    await waitForEndedRuns(options, 1);
+    await page.close();
+
+    const rows = await waitUntil(
+      async () => {
+        const found = await sidebar.evaluate(() =>
+          Array.from(document.querySelectorAll('.task-row')).map((row) => ({
+            agent: row.querySelector('.task-agent')?.textContent,
+            status: row.getAttribute('data-status'),
+          })),
+        );
+        return found.length === 2 && found.every((row) => row.status === 'completed') ? found : undefined;
+      },
+      { description: 'two completed tasks in the sidebar, without a reload', timeoutMs: 20_000 },
+    );
+    expect(rows.map((row) => row.agent)).toEqual(defaultDelegations.map((delegation) => delegation.agentId));
+
+    await sidebar.evaluate(() => (document.querySelector('.task-row .task-toggle') as HTMLButtonElement).click());
+    const rendered = await waitUntil(async () => (await sidebar.evaluate(() => document.querySelector('.task-row .markdown-body')?.textContent)) ?? undefined, {
+      description: 'the first task’s rendered result',
+    });
+    expect(rendered).toContain(defaultDelegations[0]!.finding);
+    await saveScreenshot(sidebar, 'side-panel-firefox');
+  });
+});

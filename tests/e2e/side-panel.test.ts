@@ -1,0 +1,137 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server';
+import { runDelegatingTurn, switchOnPrimarySite, waitForEndedRuns } from './chat-turn-scenarios';
+import { launchChromiumWithExtension, type ChromiumWithExtension } from './support/chromium';
+import { defaultDelegations } from './support/delegating-root-script';
+import { waitForFixtureReady } from './support/fixture-pages';
+import { startFixtureServer, type FixtureServer } from './support/fixture-server';
+import { saveScreenshot } from './support/screenshots';
+
+/** The side panel after a real delegated chat turn, in Chromium (opened as a tab, at panel width). */
+
+const HOSTILE_RESULT = [
+  '# Hostile result',
+  '',
+  'Text before. <script>window.hacked = 1</script>',
+  '<img src="http://127.0.0.1:1/tracker.png" alt="tracker" onerror="window.hacked = 2">',
+  '[bad link](javascript:window.hacked=3) and [good link](https://example.com/docs)',
+  '<div onclick="window.hacked = 4">click me</div>',
+].join('\n');
+
+let model: ScriptedModelServer;
+let fixtures: FixtureServer;
+let chromium: ChromiumWithExtension;
+let options: Page;
+let panel: Page;
+
+beforeAll(async () => {
+  model = await startScriptedModelServer();
+  fixtures = await startFixtureServer({ modelBaseUrl: model.baseURL });
+  chromium = await launchChromiumWithExtension();
+  options = await chromium.openExtensionPage('options.html');
+  await switchOnPrimarySite(options, chromium.serviceWorker, fixtures, model);
+  panel = await chromium.openExtensionPage(`sidepanel.html?origin=${encodeURIComponent(fixtures.origins.primary)}`);
+  await panel.setViewportSize({ width: 420, height: 900 });
+});
+
+afterAll(async () => {
+  await chromium?.close();
+  await fixtures?.close();
+  await model?.close();
+});
+
+/** Writes one workspace file straight into the extension's run store (IndexedDB `files`). */
+async function writeWorkspaceFile(page: Page, file: { runId: string; path: string; content: string }): Promise<void> {
+  await page.evaluate(async (record) => {
+    const database = await new Promise<IDBDatabase>((resolve, reject) => {
+      const request = indexedDB.open('retinue-runs');
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+    await new Promise<void>((resolve, reject) => {
+      const transaction = database.transaction('files', 'readwrite');
+      transaction.objectStore('files').put({ ...record, updatedAt: Date.now() });
+      transaction.oncomplete = () => resolve();
+      transaction.onerror = () => reject(transaction.error);
+    });
+    database.close();
+  }, file);
+}
+
+describe('Chromium: the side panel', () => {
+  test('tells a new user what to do before the first run', async () => {
+    await panel.getByRole('heading', { name: 'Nothing here yet' }).waitFor();
+    expect(await panel.getByText(fixtures.origins.primary, { exact: true }).count()).toBe(1);
+    expect(await panel.getByRole('switch', { name: 'On for this site' }).isChecked()).toBe(true);
+    await saveScreenshot(panel, 'side-panel-empty-chromium');
+  });
+
+  test('follows a delegated run live and lists its tasks with their results', async () => {
+    const page = await chromium.context.newPage();
+    await page.goto(fixtures.pageUrl('/openai-chat/'));
+    await waitForFixtureReady(page);
+    await runDelegatingTurn(page, model, 'Mara reaches the lighthouse.');
+    const { runs, tasks } = await waitForEndedRuns(options, 1);
+    await page.close();
+
+    // No reload: the run arrived over the panel's Port from the journal.
+    const taskRows = panel.locator('.task-row');
+    await panel.waitForFunction(() => document.querySelectorAll('.task-row[data-status="completed"]').length === 2, undefined, { timeout: 20_000 });
+    expect(await panel.locator('.run-view .run-head .status-badge').textContent()).toBe('Completed');
+    expect(await taskRows.locator('.task-agent').allTextContents()).toEqual(defaultDelegations.map((delegation) => delegation.agentId));
+    expect(await taskRows.locator('.task-title').allTextContents()).toEqual(defaultDelegations.map((delegation) => delegation.title));
+    expect(await panel.getByRole('button', { name: /^Cancel/ }).count()).toBe(0);
+
+    const first = defaultDelegations[0]!;
+    await panel.getByRole('button', { name: `${first.title}: show or hide details` }).click();
+    await panel.locator('.task-row').first().locator('.markdown-body').getByText(first.finding, { exact: false }).first().waitFor();
+    expect(await panel.getByRole('button', { name: `${first.title}: show or hide details` }).getAttribute('aria-expanded')).toBe('true');
+    expect(await panel.locator('.task-row').first().locator('.artifact-path').allTextContents()).toContain('summaries/result.md');
+    expect(runs).toHaveLength(1);
+    expect(tasks.map((task) => task.status)).toEqual(['completed', 'completed']);
+    await saveScreenshot(panel, 'side-panel-light-chromium');
+    await panel.emulateMedia({ colorScheme: 'dark' });
+    await saveScreenshot(panel, 'side-panel-dark-chromium');
+    await panel.emulateMedia({ colorScheme: 'light' });
+  });
+
+  test('renders a hostile result sanitised: no script, no handlers, no remote image, no javascript: link', async () => {
+    const { runs, tasks } = await waitForEndedRuns(options, 1);
+    const second = tasks.find((task) => task.runId === runs[0]!.id && task.workspaceKey === defaultDelegations[1]!.agentId)!;
+    await writeWorkspaceFile(panel, { runId: String(second.runId), path: `summaries/agents/${String(second.workspaceKey)}/result.md`, content: HOSTILE_RESULT });
+    await panel.reload();
+    await panel.getByRole('button', { name: `${defaultDelegations[1]!.title}: show or hide details` }).click();
+    const body = panel.locator('.task-row').nth(1).locator('.markdown-body');
+    await body.getByRole('heading', { name: 'Hostile result' }).waitFor();
+
+    const findings = await body.evaluate((element) => ({
+      scripts: element.querySelectorAll('script').length,
+      images: element.querySelectorAll('img').length,
+      handlers: Array.from(element.querySelectorAll('*')).flatMap((node) => Array.from(node.attributes).filter((attribute) => attribute.name.startsWith('on')).map((attribute) => attribute.name)),
+      hrefs: Array.from(element.querySelectorAll('a')).map((anchor) => [anchor.getAttribute('href'), anchor.getAttribute('rel'), anchor.getAttribute('target')]),
+      hacked: (window as { hacked?: number }).hacked,
+    }));
+    expect(findings).toEqual({
+      scripts: 0,
+      images: 0,
+      handlers: [],
+      hrefs: [
+        ['http://127.0.0.1:1/tracker.png', 'noopener noreferrer', '_blank'],
+        [null, 'noopener noreferrer', '_blank'],
+        ['https://example.com/docs', 'noopener noreferrer', '_blank'],
+      ],
+      hacked: undefined,
+    });
+    expect(await body.textContent()).toContain('[image: tracker]');
+  });
+
+  test('searches the history and lists all sites', async () => {
+    await panel.getByRole('searchbox', { name: 'Search runs' }).fill('no such run anywhere');
+    await panel.getByText('No run matches “no such run anywhere”.').waitFor();
+    await panel.getByRole('searchbox', { name: 'Search runs' }).fill('');
+    await panel.getByRole('button', { name: 'All sites' }).click();
+    await panel.getByRole('button', { name: /^Open run/ }).first().waitFor();
+    expect(await panel.getByRole('button', { name: /^Open run/ }).count()).toBe(1);
+  });
+});

@@ -1,0 +1,65 @@
+import { afterEach, beforeEach, expect, test } from 'vitest';
+import { ConfigurationError } from '../../../src/errors';
+import { createModelResolver } from '../../../src/model/model-resolver';
+import { connectionSchema, profileSchema, type AgentProfile } from '../../../src/settings/schema';
+import { peakOverlap, startScriptedModelServer, type ScriptedModelServer } from '../../support/scripted-model-server';
+
+let server: ScriptedModelServer;
+
+beforeEach(async () => {
+  server = await startScriptedModelServer();
+});
+
+afterEach(async () => {
+  await server.close();
+});
+
+function profile(id: string, model: AgentProfile['model']): AgentProfile {
+  return profileSchema.parse({ id, name: id, description: `${id} agent`, systemPrompt: `[[${id}]]`, model });
+}
+
+const ask = (client: { call: (request: { messages: { role: 'user'; content: string }[]; signal: AbortSignal }) => Promise<unknown> }) =>
+  client.call({ messages: [{ role: 'user', content: 'Go.' }], signal: new AbortController().signal });
+
+test('host-bound agents call the host target; connection-bound ones their connection, model and key', async () => {
+  server.script(() => ({ content: 'ok' }));
+  const resolveModel = createModelResolver({
+    connections: [connectionSchema.parse({ id: 'local', baseURL: server.baseURL, apiKey: 'local-key', defaultModel: 'local-default' })],
+    host: { label: 'the page model', baseURL: server.baseURL, apiKey: 'page-key', model: 'page-model' },
+  });
+
+  await ask(resolveModel(profile('writer', { binding: 'host' })));
+  await ask(resolveModel(profile('critic', { binding: 'connection', connectionId: 'local' })));
+  await ask(resolveModel(profile('checker', { binding: 'connection', connectionId: 'local', model: 'checker-model' })));
+
+  const actual = server.requests.map((request) => [request.body.model, request.headers.authorization]);
+  expect(actual).toEqual([
+    ['page-model', 'Bearer page-key'],
+    ['local-default', 'Bearer local-key'],
+    ['checker-model', 'Bearer local-key'],
+  ]);
+});
+
+test("every model of one connection shares the connection's concurrency cap", async () => {
+  server.script(() => ({ content: 'ok', delayMs: 40 }));
+  const resolveModel = createModelResolver({
+    connections: [connectionSchema.parse({ id: 'local', baseURL: server.baseURL, defaultModel: 'a', maxConcurrency: 2 })],
+    host: { label: 'the page model', baseURL: server.baseURL, apiKey: '', model: 'page-model' },
+  });
+  const first = resolveModel(profile('first', { binding: 'connection', connectionId: 'local', model: 'a' }));
+  const second = resolveModel(profile('second', { binding: 'connection', connectionId: 'local', model: 'b' }));
+
+  await Promise.all([first, second, first, second, first, second].map(ask));
+
+  expect(new Set(server.requests.map((request) => request.body.model))).toEqual(new Set(['a', 'b']));
+  expect(peakOverlap(server.requests)).toBe(2);
+});
+
+test('an agent bound to a connection the settings lack is a configuration error that names both', () => {
+  const resolveModel = createModelResolver({ connections: [], host: { label: 'the page model', baseURL: server.baseURL, apiKey: '', model: 'm' } });
+
+  const actual = () => resolveModel(profile('critic', { binding: 'connection', connectionId: 'gone' }));
+
+  expect(actual).toThrow(ConfigurationError);
+  expect(actual).toThrow("Agent 'critic' uses connection 'gone', which the settings do not have (connections: none).");
+});

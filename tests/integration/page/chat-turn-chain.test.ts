@@ -1,0 +1,280 @@
+import OpenAI from 'openai';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { createBackgroundContext, type BackgroundContext } from '../../../src/background/background-context';
+import { installRunService } from '../../../src/background/run-service';
+import type { RunServicePort } from '../../../src/background/run-port-handler';
+import { acceptPageHookPorts, servePagePort } from '../../../src/bridge/page-connection';
+import { installPageHook } from '../../../src/page-hook/install-page-hook';
+import { settingsSchema, type SettingsInput } from '../../../src/settings/schema';
+import { openRunStore } from '../../../src/store/idb-run-store';
+import type { HostNotice } from '../../../src/hosts/host-adapter';
+import { FakePageWindow } from '../../support/fake-page-window';
+import { createPortPair } from '../../support/in-memory-run-ports';
+import { uniqueDatabaseName } from '../../support/record-builders';
+import { startScriptedModelServer, type ScriptedModelServer, type ScriptedRequest } from '../../support/scripted-model-server';
+
+/**
+ * The whole chat-turn chain in Node: page hook on a page window → bridge → run port → run service →
+ * the real runtime, store and model client → the scripted model server, with host-bound agents
+ * calling through the page's own fetch. Only the browser's message plumbing is simulated.
+ */
+
+const isRoot = (request: ScriptedRequest) => request.systemText.includes('[[root]]');
+const isCritic = (request: ScriptedRequest) => request.systemText.includes('[[critic]]');
+const isChecker = (request: ScriptedRequest) => request.systemText.includes('[[checker]]');
+
+function settingsFor(server: ScriptedModelServer, pageOrigin: string): SettingsInput {
+  return {
+    version: 1,
+    connections: [{ id: 'local', baseURL: server.baseURL, apiKey: 'sk-local', defaultModel: 'scripted-model' }],
+    profiles: [
+      {
+        id: 'root',
+        name: 'Writer',
+        description: 'The page model.',
+        systemPrompt: '[[root]] You write the reply.',
+        model: { binding: 'host' },
+        tools: { allow: ['agent.list', 'agent.delegate', 'agent.await', 'agent.cancel'] },
+        delegation: { canDelegate: true, callable: false },
+      },
+      {
+        id: 'scene-critic',
+        name: 'Scene critic',
+        description: 'Critiques a scene.',
+        systemPrompt: '[[critic]] You critique scenes.',
+        model: { binding: 'connection', connectionId: 'local' },
+      },
+      {
+        id: 'continuity-checker',
+        name: 'Continuity checker',
+        description: 'Finds contradictions.',
+        systemPrompt: '[[checker]] You check continuity.',
+        model: { binding: 'host' },
+      },
+    ],
+    sites: [{ origin: pageOrigin, enabled: true }],
+  };
+}
+
+const delegate = (agentId: string, title: string) => ({
+  name: 'agent_delegate',
+  arguments: { agentId, task: { title, objective: `${title}, briefly.`, context: 'The duel in the rain.', expectedOutput: 'One finding.' } },
+});
+const taskReturn = (summary: string) => ({ toolCalls: [{ name: 'task_return', arguments: { summary, status: 'completed' } }] });
+
+let server: ScriptedModelServer;
+let page: FakePageWindow;
+let context: BackgroundContext;
+let notices: HostNotice[];
+let portListeners: ((port: RunServicePort) => void)[];
+let portPairs: ReturnType<typeof createPortPair>[];
+let storeName: string;
+let settings: ReturnType<typeof settingsSchema.parse>;
+
+/** A background as the service worker starts it: a fresh context and run service over the same store. */
+function startBackground(): BackgroundContext {
+  const created = createBackgroundContext({ openStore: () => openRunStore({ name: storeName }), loadSettings: async () => settings, watchSettings: () => () => undefined });
+  portListeners.length = 0;
+  installRunService({
+    context: created,
+    connections: { addListener: (listener) => void portListeners.push(listener) },
+    recordNotice: (_origin, notice) => void notices.push(notice),
+    clientOptions: { maxRetries: 0 },
+  });
+  return created;
+}
+
+beforeEach(async () => {
+  server = await startScriptedModelServer();
+  const pageOrigin = new URL(server.baseURL).origin;
+  settings = settingsSchema.parse(settingsFor(server, pageOrigin));
+  storeName = uniqueDatabaseName();
+  notices = [];
+  portListeners = [];
+  portPairs = [];
+  context = startBackground();
+  page = new FakePageWindow(globalThis.fetch, `${pageOrigin}/chat.html`);
+  installPageHook(page as unknown as Window & typeof globalThis);
+  acceptPageHookPorts(page as unknown as Window, (port) =>
+    servePagePort(port, {
+      isSiteOn: async () => true,
+      openRunPort: () => {
+        const pair = createPortPair({ url: page.location.href, tab: { id: 1 } });
+        portPairs.push(pair);
+        portListeners.forEach((listener) => listener(pair.backgroundEnd));
+        return pair.bridgeEnd;
+      },
+      describeLostBackground: () => 'Retinue stopped.',
+    }),
+  );
+});
+
+afterEach(async () => {
+  await server.close();
+});
+
+/** The page's own OpenAI client: its requests go through the hooked fetch, with a CSRF header as SillyTavern sends. */
+function pageClient() {
+  return new OpenAI({
+    baseURL: server.baseURL,
+    apiKey: 'page-key',
+    maxRetries: 0,
+    defaultHeaders: { 'X-CSRF-Token': 'page-token' },
+    fetch: (input, init) => page.fetch(input, init),
+  });
+}
+
+const chat = [
+  { role: 'system' as const, content: 'You are Mira, a storyteller.' },
+  { role: 'user' as const, content: 'She draws her sword and faces the duke.' },
+];
+
+describe('a chat turn from the page', () => {
+  test('runs a root that delegates two tasks; the streamed reply carries what the capsules said', async () => {
+    server.queue(
+      isRoot,
+      { toolCalls: [delegate('scene-critic', 'Critique the duel'), delegate('continuity-checker', 'Check the duel')] },
+      { toolCalls: [{ name: 'agent_await', arguments: { tasks: ['scene-critic', 'continuity-checker'], mode: 'allCompleted' } }] },
+      (request) => ({
+        content: ['Slow the first exchange', 'No contradictions'].filter((said) => request.lastMessageText.includes(said)).join(' + '),
+      }),
+    );
+    server.queue(isCritic, taskReturn('Slow the first exchange.'));
+    server.queue(isChecker, taskReturn('No contradictions with earlier events.'));
+
+    const stream = await pageClient().chat.completions.create({ model: 'scripted-model', messages: chat, stream: true });
+    let reply = '';
+    let reasoning = '';
+    for await (const chunk of stream) {
+      const delta = chunk.choices[0]?.delta as { content?: string; reasoning_content?: string } | undefined;
+      reply += delta?.content ?? '';
+      reasoning += delta?.reasoning_content ?? '';
+    }
+
+    expect(reply).toBe('Slow the first exchange + No contradictions');
+    expect(reasoning).toMatch(/scene-critic.*started/);
+    expect(reasoning).not.toContain('Slow the first exchange');
+    const criticBriefing = server.requests.find(isCritic)?.allText ?? '';
+    expect(criticBriefing).toContain('Critique the duel');
+    expect(server.requests.find(isChecker)?.allText).toContain('Check the duel');
+    // Host-bound agents call through the page with its headers; the connection-bound one with its key only.
+    const rootRequest = server.requests.find(isRoot);
+    expect(rootRequest?.headers['x-csrf-token']).toBe('page-token');
+    expect(server.requests.find(isChecker)?.headers['x-csrf-token']).toBe('page-token');
+    const criticRequest = server.requests.find(isCritic);
+    expect(criticRequest?.headers['authorization']).toBe('Bearer sk-local');
+    expect(criticRequest?.headers['x-csrf-token']).toBeUndefined();
+    expect(rootRequest?.toolNames).toContain('agent_delegate');
+    const [run] = await (await context.getStore()).listRuns();
+    expect(run?.status).toBe('completed');
+  });
+
+  test("the page's other requests pass through untouched", async () => {
+    const models = await pageClient().models.list();
+    expect(models.data.map((model) => model.id)).toEqual(['scripted-model']);
+    expect(await (await context.getStore()).listRuns()).toEqual([]);
+  });
+
+  test('a root whose model answers 401 gets the page an HTTP error it can show, not a hang', async () => {
+    server.queue(isRoot, { fault: 'status', status: 401, message: 'invalid api key' });
+    const call = pageClient().chat.completions.create({ model: 'scripted-model', messages: chat, stream: false });
+    await expect(call).rejects.toMatchObject({ status: 502, message: expect.stringContaining('answered 401') });
+    await expect(call).rejects.toMatchObject({ message: expect.stringContaining('check the API key and model set in the page itself') });
+  });
+
+  test('the page aborting its fetch cancels the run and its children', async () => {
+    const childStarted = new Promise<void>((resolve) =>
+      server.script((request) => {
+        if (!isCritic(request)) return undefined;
+        resolve();
+        return { fault: 'hang' };
+      }),
+    );
+    server.queue(isRoot, { toolCalls: [delegate('scene-critic', 'Critique the duel')] }, { toolCalls: [{ name: 'agent_await', arguments: {} }] });
+    const controller = new AbortController();
+    const stream = await pageClient().chat.completions.create({ model: 'scripted-model', messages: chat, stream: true }, { signal: controller.signal });
+    await childStarted;
+    controller.abort();
+    const drained = (async () => {
+      for await (const _chunk of stream) {
+        // The stream ends (or throws) once the page aborted.
+      }
+    })();
+    await drained.catch(() => undefined);
+    const store = await context.getStore();
+    for (let attempt = 0; attempt < 200; attempt += 1) {
+      const [run] = await store.listRuns();
+      if (run?.status === 'cancelled') break;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    const [run] = await store.listRuns();
+    expect(run?.status).toBe('cancelled');
+    const tasks = await store.listTasks(run?.id ?? '');
+    expect(tasks.map((task) => task.status)).toEqual(['cancelled']);
+  });
+
+  test('a SillyTavern source Retinue cannot speak goes to the server untouched, with a notice', async () => {
+    const response = await page.fetch(`${new URL(server.baseURL).origin}/api/backends/chat-completions/generate`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ type: 'normal', messages: chat, stream: false, chat_completion_source: 'claude' }),
+    });
+    expect(notices).toEqual([{ code: 'unsupported-source', messageKey: 'page_notice_unsupported_source', substitutions: ['claude'] }]);
+    // The scripted server has no SillyTavern route: its own 404 proves the request reached it untouched.
+    expect(response.status).toBe(404);
+    expect(await response.text()).toContain('No route POST /api/backends/chat-completions/generate');
+    expect(await (await context.getStore()).listRuns()).toEqual([]);
+  });
+
+  test('a run cancelled from the side panel answers the page with a short "cancelled" error', async () => {
+    const childStarted = new Promise<void>((resolve) =>
+      server.script((request) => {
+        if (!isCritic(request)) return undefined;
+        resolve();
+        return { fault: 'hang' };
+      }),
+    );
+    server.queue(isRoot, { toolCalls: [delegate('scene-critic', 'Critique the duel')] }, { toolCalls: [{ name: 'agent_await', arguments: {} }] });
+    const call = pageClient().chat.completions.create({ model: 'scripted-model', messages: chat, stream: false });
+    await childStarted;
+    const [run] = await (await context.getStore()).listRuns();
+    context.cancelRun(run?.id ?? '', 'Cancelled in the side panel.');
+    await expect(call).rejects.toMatchObject({ status: 499, message: expect.stringContaining('cancelled') });
+  });
+
+  test('when the service worker restarts mid-run the bridge reconnects and the run resumes from the store', async () => {
+    let releaseCritic: () => void = () => undefined;
+    const criticMayAnswer = new Promise<void>((resolve) => (releaseCritic = resolve));
+    let criticCalls = 0;
+    const criticStarted = new Promise<void>((resolve) =>
+      server.script(async (request) => {
+        if (!isCritic(request)) return undefined;
+        criticCalls += 1;
+        resolve();
+        await criticMayAnswer;
+        return taskReturn('Slow the first exchange.');
+      }),
+    );
+    server.queue(
+      isRoot,
+      { toolCalls: [delegate('scene-critic', 'Critique the duel')] },
+      { toolCalls: [{ name: 'agent_await', arguments: {} }] },
+      { toolCalls: [{ name: 'agent_await', arguments: {} }] },
+      (request) => ({ content: request.allText.includes('Slow the first exchange') ? 'Resumed with the critique.' : 'Resumed without it.' }),
+    );
+    const call = pageClient().chat.completions.create({ model: 'scripted-model', messages: chat, stream: false });
+    await criticStarted;
+    // The browser stops the worker: the runtime stops where it stands, its ports drop.
+    await (await context.getRuntime()).shutdown();
+    context = startBackground();
+    portPairs.forEach((pair) => pair.stopBackground());
+    releaseCritic();
+    const completion = await call;
+    expect(completion.choices[0]?.message.content).toBe('Resumed with the critique.');
+    expect(criticCalls).toBeGreaterThanOrEqual(1);
+    const [run] = await (await context.getStore()).listRuns();
+    expect(run?.status).toBe('completed');
+    const journal = await (await context.getStore()).readJournal(run?.id ?? '');
+    expect(journal.map((event) => event.type)).toContain('run-resume');
+  });
+});

@@ -1,0 +1,140 @@
+import { afterEach, beforeEach, expect, test } from 'vitest';
+import type { AgentInvocation } from '../../../src/records/invocation';
+import type { RunStore } from '../../../src/store/run-store';
+import type { AgentTaskRecord } from '../../../src/records/task';
+import { freezingStore, isChecker, isCritic, isRoot, startHarness, type Harness } from './runtime-harness';
+
+let harness: Harness;
+beforeEach(async () => {
+  harness = await startHarness();
+});
+afterEach(async () => {
+  await harness.close();
+});
+
+const delegate = (agentId: string, title: string) => ({ name: 'agent_delegate', arguments: { agentId, task: { title, objective: `${title}, please.` } } });
+
+/** Resolves when the server has taken the checker's second request (and leaves it hanging). */
+let checkerHanging: Promise<void> = Promise.resolve();
+
+function scriptRun(checkerSecondRound: 'hang' | 'return'): void {
+  let served: () => void = () => undefined;
+  checkerHanging = new Promise((resolve) => (served = resolve));
+  harness.server.queue(
+    isRoot,
+    { toolCalls: [delegate('scene-critic', 'Critique'), delegate('continuity-checker', 'Check')] },
+    { toolCalls: [{ name: 'agent_await', arguments: {} }] },
+    (request) => ({
+      content: `Reply with ${['Critic says A.', 'Checker says B.'].filter((text) => request.lastMessageText.includes(text)).join(' and ')}`,
+    }),
+  );
+  harness.server.queue(isCritic, { toolCalls: [{ name: 'task_return', arguments: { summary: 'Critic says A.' } }] });
+  harness.server.queue(
+    isChecker,
+    { toolCalls: [{ name: 'workspace_write', arguments: { path: 'summaries/names.md', content: 'Mira, the duke.' } }] },
+    ...(checkerSecondRound === 'hang' ? [() => (served(), { fault: 'hang' as const })] : []),
+    { toolCalls: [{ name: 'task_return', arguments: { summary: 'Checker says B.', artifacts: [{ path: 'summaries/names.md' }] } }] },
+  );
+}
+
+test('a new runtime resumes a run stopped between rounds from the store alone, to the same outcome', async () => {
+  scriptRun('return');
+  const uninterrupted = await harness.start();
+  expect(uninterrupted.reply).toBe('Reply with Critic says A. and Checker says B.');
+  harness.server.reset();
+
+  scriptRun('hang');
+  const criticEnded = harness.nextEvent((event) => event.type === 'task-end');
+  const stopped = harness.start();
+  await Promise.all([criticEnded, checkerHanging]);
+  await harness.runtime.shutdown();
+  const suspended = await stopped;
+  expect(suspended.suspended).toBe(true);
+  const runId = suspended.run.id;
+  expect((await harness.store.getRun(runId))?.status).toBe('running');
+  const criticBefore = (await harness.store.listTasks(runId)).find((task) => task.workspaceKey === 'scene-critic');
+  const criticCapsuleBefore = (await harness.store.readFile(runId, criticBefore?.resultRef ?? ''))?.content;
+
+  const resumed = await harness.newRuntime().resumeRun(runId, { resolveModel: harness.resolveModel });
+
+  expect(resumed.reply).toBe(uninterrupted.reply);
+  expect(resumed.run.status).toBe('completed');
+  // Nothing finished was redone: one critic call in all, the checker's first round and the root's first two rounds once.
+  expect(harness.server.requests.filter(isCritic)).toHaveLength(1);
+  expect(harness.server.requests.filter(isChecker).map((request) => request.outcome)).toEqual(['answered', 'client-closed', 'answered']);
+  expect(harness.server.requests.filter(isRoot)).toHaveLength(3);
+  const tasks = await harness.store.listTasks(runId);
+  expect(tasks.map((task) => [task.workspaceKey, task.status])).toEqual([
+    ['scene-critic', 'completed'],
+    ['continuity-checker', 'completed'],
+  ]);
+  expect((await harness.store.readFile(runId, criticBefore?.resultRef ?? ''))?.content).toBe(criticCapsuleBefore);
+  const types = (await harness.journal(runId)).map((event) => event.type);
+  expect(types).toContain('run-resume');
+  expect(types.at(-1)).toBe('run-end');
+});
+
+test('resuming a run that already ended gives its stored outcome without calling the model', async () => {
+  harness.server.queue(isRoot, { content: 'Once.' });
+  const first = await harness.start();
+  const requestsBefore = harness.server.requests.length;
+
+  const actual = await harness.newRuntime().resumeRun(first.run.id, { resolveModel: harness.resolveModel });
+
+  expect(actual.reply).toBe('Once.');
+  expect(harness.server.requests.length).toBe(requestsBefore);
+});
+
+test('a root stopped right after its final answer was stored ends with that answer, without asking again', async () => {
+  harness.server.queue(isRoot, { content: 'Stored answer.' });
+  // A store that stops the runtime the moment the answer is saved in the root's history, as a
+  // service worker might be stopped between two writes.
+  let stopping: Promise<void> = Promise.resolve();
+  const stoppingStore: RunStore = new Proxy(harness.store, {
+    get(target, property, receiver) {
+      if (property === 'putInvocation') {
+        return async (invocation: AgentInvocation) => {
+          await target.putInvocation(invocation);
+          const last = invocation.messages.at(-1);
+          if (invocation.kind === 'root' && invocation.status === 'running' && last?.role === 'assistant' && last.content === 'Stored answer.') {
+            stopping = runtime.shutdown();
+          }
+        };
+      }
+      const value: unknown = Reflect.get(target, property, receiver);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+  const runtime = harness.newRuntime(stoppingStore);
+  const first = await harness.startOn(runtime);
+  await stopping;
+  expect(first.suspended).toBe(true);
+  expect((await harness.store.getRun(first.run.id))?.status).toBe('running');
+
+  const actual = await harness.newRuntime().resumeRun(first.run.id, { resolveModel: harness.resolveModel });
+
+  expect(actual.reply).toBe('Stored answer.');
+  expect(actual.run.status).toBe('completed');
+  expect(harness.server.requests).toHaveLength(1);
+});
+
+test('a delegate call re-dispatched on resume does not create its task twice', async () => {
+  harness.server.queue(
+    isRoot,
+    { toolCalls: [delegate('scene-critic', 'Critique')] },
+    { toolCalls: [{ name: 'agent_await', arguments: {} }] },
+    (request) => ({ content: request.lastMessageText.includes('Critic says A.') ? 'With the critique.' : 'Without.' }),
+  );
+  harness.server.queue(isCritic, { toolCalls: [{ name: 'task_return', arguments: { summary: 'Critic says A.' } }] });
+  // The runtime dies right after the task record is written, before the delegate call has its result.
+  const dying = harness.newRuntime(freezingStore(harness.store, (method, record) => method === 'putTask' && (record as AgentTaskRecord).status === 'queued'));
+  void harness.startOn(dying);
+  const created = await harness.nextEvent((event) => event.type === 'run-start');
+  while ((await harness.store.listTasks(created.runId)).length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+
+  const actual = await harness.newRuntime().resumeRun(created.runId, { resolveModel: harness.resolveModel });
+
+  expect(actual.reply).toBe('With the critique.');
+  expect(await harness.store.listTasks(created.runId)).toHaveLength(1);
+  expect(harness.server.requests.filter(isRoot)).toHaveLength(3);
+});

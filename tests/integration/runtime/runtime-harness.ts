@@ -1,0 +1,173 @@
+import { createModelClient } from '../../../src/model/create-model-client';
+import type { ModelClient } from '../../../src/model/model-client';
+import type { PromptSnapshot } from '../../../src/hosts/prompt-snapshot';
+import type { JournalEvent } from '../../../src/records/journal';
+import type { AgentRuntime, AgentRuntimeOptions, RunOutcome, StartRunOptions } from '../../../src/runtime/agent-runtime';
+import { createAgentRuntime } from '../../../src/runtime/create-agent-runtime';
+import { defaultsSchema, profileSchema, type AgentProfile, type AgentProfileInput, type SettingsDefaults } from '../../../src/settings/schema';
+import { openRunStore } from '../../../src/store/idb-run-store';
+import type { RunStore } from '../../../src/store/run-store';
+import { uniqueDatabaseName } from '../../support/record-builders';
+import { startScriptedModelServer, type ScriptedModelServer, type ScriptedReply, type ScriptedRequest } from '../../support/scripted-model-server';
+
+/** A reply, or one computed (possibly after waiting for something) from the request. */
+export type LaterReply = ScriptedReply | ((request: ScriptedRequest) => ScriptedReply | Promise<ScriptedReply>);
+
+/** Markers in each test profile's prompt, so the scripted server can tell who is calling. */
+export const MARKER = {
+  root: '[[root]]',
+  critic: '[[critic]]',
+  checker: '[[checker]]',
+} as const;
+
+export function testProfiles(overrides: { root?: Partial<AgentProfileInput>; critic?: Partial<AgentProfileInput>; checker?: Partial<AgentProfileInput> } = {}): AgentProfile[] {
+  return [
+    profileSchema.parse({
+      id: 'root',
+      name: 'Writer',
+      description: 'The page model.',
+      systemPrompt: `${MARKER.root} You write the reply.`,
+      tools: { allow: ['agent.list', 'agent.delegate', 'agent.await', 'agent.cancel', 'workspace.list', 'workspace.read', 'workspace.write', 'workspace.commit', 'workspace.finish', 'chat.read'] },
+      delegation: { canDelegate: true, callable: false },
+      budget: { maxRounds: 8, maxToolCalls: 16 },
+      ...overrides.root,
+    }),
+    profileSchema.parse({
+      id: 'scene-critic',
+      name: 'Scene critic',
+      description: 'Critiques a scene plan.',
+      systemPrompt: `${MARKER.critic} You critique scenes.`,
+      tools: { allow: ['workspace.list', 'workspace.read', 'workspace.write', 'chat.read'] },
+      budget: { maxRounds: 4, maxToolCalls: 6 },
+      ...overrides.critic,
+    }),
+    profileSchema.parse({
+      id: 'continuity-checker',
+      name: 'Continuity checker',
+      description: 'Finds contradictions with earlier events.',
+      systemPrompt: `${MARKER.checker} You check continuity.`,
+      tools: { allow: ['workspace.list', 'workspace.read', 'workspace.write', 'chat.read'] },
+      budget: { maxRounds: 4, maxToolCalls: 6 },
+      ...overrides.checker,
+    }),
+  ];
+}
+
+export const snapshot: PromptSnapshot = {
+  messages: [
+    { role: 'system', content: 'You are Mira, a storyteller.' },
+    { role: 'user', content: 'The knight enters the hall.' },
+    { role: 'assistant', content: 'The hall is silent; rain drums on the roof.' },
+    { role: 'user', content: 'She draws her sword and faces the duke.' },
+  ],
+  temperature: 0.7,
+  stream: true,
+};
+
+export interface Harness {
+  server: ScriptedModelServer;
+  store: RunStore;
+  runtime: AgentRuntime;
+  progress: string[];
+  /** A new runtime over the same store (as after a service worker restart), or over `store` when given. */
+  newRuntime(store?: RunStore): AgentRuntime;
+  /** Starts a run on `runtime` the way `start` does on the harness's own runtime. */
+  startOn(runtime: AgentRuntime, options?: Partial<StartRunOptions>): Promise<RunOutcome>;
+  start(options?: Partial<StartRunOptions>): Promise<RunOutcome>;
+  resolveModel(): ModelClient;
+  journal(runId: string): Promise<JournalEvent[]>;
+  /** Resolves with the first journal event (of any run) that `matches`, appended from now on. */
+  nextEvent(matches: (event: JournalEvent) => boolean): Promise<JournalEvent>;
+  /** Like `server.queue`, but a reply may wait (e.g. until a task has ended) before it is given. */
+  queueLater(match: (request: ScriptedRequest) => boolean, ...replies: LaterReply[]): void;
+  close(): Promise<void>;
+}
+
+export interface HarnessOptions {
+  profiles?: AgentProfile[];
+  defaults?: Partial<SettingsDefaults>;
+  maxRetries?: number;
+}
+
+/** A scripted server, a fresh store and a runtime whose every model call goes through the real SDK. */
+export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
+  const server = await startScriptedModelServer();
+  const store = await openRunStore({ name: uniqueDatabaseName() });
+  const progress: string[] = [];
+  const runtimeOptions: AgentRuntimeOptions = {
+    store,
+    profiles: options.profiles ?? testProfiles(),
+    defaults: defaultsSchema.parse(options.defaults ?? {}),
+  };
+  const resolveModel = (): ModelClient =>
+    createModelClient(
+      { label: 'scripted', baseURL: server.baseURL, apiKey: 'sk-test', model: 'scripted-model' },
+      { maxRetries: options.maxRetries ?? 2, baseDelayMs: 5, maxDelayMs: 20, maxRetryAfterMs: 2_000 },
+    );
+  const runtime = createAgentRuntime(runtimeOptions);
+  return {
+    server,
+    store,
+    runtime,
+    progress,
+    resolveModel,
+    newRuntime: (otherStore) => createAgentRuntime({ ...runtimeOptions, store: otherStore ?? store }),
+    startOn: (other, start = {}) =>
+      other.startRun({ origin: 'http://127.0.0.1:8000', adapter: 'openai-chat', snapshot, resolveModel, onProgress: (line) => progress.push(line), ...start }),
+    start: (start = {}) =>
+      runtime.startRun({ origin: 'http://127.0.0.1:8000', adapter: 'openai-chat', snapshot, resolveModel, onProgress: (line) => progress.push(line), ...start }),
+    journal: (runId) => store.readJournal(runId),
+    nextEvent: (matches) =>
+      new Promise((resolve) => {
+        const unsubscribe = store.onJournalAppended((event) => {
+          if (!matches(event)) return;
+          unsubscribe();
+          resolve(event);
+        });
+      }),
+    queueLater(match, ...replies) {
+      const pending = [...replies];
+      server.script(async (request) => {
+        if (pending.length === 0 || !match(request)) return undefined;
+        const next = pending.shift() as LaterReply;
+        return typeof next === 'function' ? next(request) : next;
+      });
+    },
+    async close() {
+      await runtime.shutdown();
+      await server.close();
+      store.close();
+    },
+  };
+}
+
+/** Requests made by one profile (by its marker). */
+export function requestsOf(server: ScriptedModelServer, marker: string): ScriptedRequest[] {
+  return server.requests.filter((request) => request.systemText.includes(marker));
+}
+
+export const isRoot = (request: ScriptedRequest): boolean => request.systemText.includes(MARKER.root);
+export const isCritic = (request: ScriptedRequest): boolean => request.systemText.includes(MARKER.critic);
+export const isChecker = (request: ScriptedRequest): boolean => request.systemText.includes(MARKER.checker);
+
+/**
+ * A store that, from the write `freezesAfter` picks on, never answers again: the runtime using it
+ * is as dead as a service worker the browser killed mid-step, and its records stay as they were.
+ */
+export function freezingStore(store: RunStore, freezesAfter: (method: string, argument: unknown) => boolean): RunStore {
+  let frozen = false;
+  return new Proxy(store, {
+    get(target, property, receiver) {
+      const value: unknown = Reflect.get(target, property, receiver);
+      if (typeof value !== 'function') return value;
+      const method = (value as (...args: unknown[]) => unknown).bind(target);
+      if (property === 'onJournalAppended' || property === 'close') return method;
+      return async (...args: unknown[]) => {
+        if (frozen) return new Promise(() => undefined);
+        const result: unknown = await method(...args);
+        if (freezesAfter(String(property), args[0])) frozen = true;
+        return result;
+      };
+    },
+  });
+}

@@ -1,0 +1,136 @@
+import { afterEach, describe, expect, test, vi } from 'vitest';
+import { servePagePort } from '../../../src/bridge/page-connection';
+import type { BridgeToPageMessage } from '../../../src/messaging/page-messages';
+import { PAGE_MESSAGE_MAX_CHARS } from '../../../src/messaging/page-messages';
+import { eventually, FakeBackground } from '../../support/fake-run-port';
+
+const channels: MessageChannel[] = [];
+afterEach(() => channels.splice(0).forEach((channel) => (channel.port1.close(), channel.port2.close())));
+
+/** A bridge serving one page port; the test plays the page on the other end. */
+function setUp(options: { siteOn?: boolean; keepAliveMs?: number } = {}) {
+  const channel = new MessageChannel();
+  channels.push(channel);
+  const background = new FakeBackground();
+  const toPage: BridgeToPageMessage[] = [];
+  channel.port1.onmessage = (event) => toPage.push(JSON.parse(String(event.data)) as BridgeToPageMessage);
+  servePagePort(channel.port2, {
+    isSiteOn: async () => options.siteOn ?? true,
+    openRunPort: background.open,
+    describeLostBackground: () => 'Retinue stopped.',
+    keepAliveMs: options.keepAliveMs,
+  });
+  const fromPage = (message: unknown) => channel.port1.postMessage(typeof message === 'string' ? message : JSON.stringify(message));
+  return { background, toPage, fromPage };
+}
+
+const runStart = {
+  type: 'run-start',
+  requestId: 'r1',
+  adapter: 'openai-chat',
+  body: { model: 'm', stream: false, messages: [{ role: 'user', content: 'Hi' }] },
+};
+
+describe('the bridge', () => {
+  test('drops malformed and oversized messages from the page and opens no run for them', async () => {
+    const { background, toPage, fromPage } = setUp();
+    fromPage('not json');
+    fromPage({ type: 'settings-read' });
+    fromPage({ ...runStart, extra: 'field' });
+    fromPage({ ...runStart, adapter: 'evil' });
+    fromPage({ ...runStart, requestId: 'x'.repeat(65) });
+    fromPage(JSON.stringify({ ...runStart, body: { messages: [], padding: 'x'.repeat(PAGE_MESSAGE_MAX_CHARS) } }));
+    fromPage({ type: 'run-abort', requestId: 'unknown' });
+    fromPage(runStart);
+    await eventually(() => expect(background.ports.length).toBe(1));
+    expect(background.last.posted).toEqual([{ type: 'run-start', adapter: 'openai-chat', body: runStart.body }]);
+    expect(toPage).toEqual([{ type: 'connected' }]);
+  });
+
+  test('while the site is off a chat turn goes back to the page untouched', async () => {
+    const { background, toPage, fromPage } = setUp({ siteOn: false });
+    fromPage(runStart);
+    await eventually(() => expect(toPage).toContainEqual({ type: 'pass-through', requestId: 'r1' }));
+    expect(background.ports).toEqual([]);
+  });
+
+  test("the run's progress and reply reach the page as its OpenAI answer", async () => {
+    const { background, toPage, fromPage } = setUp();
+    fromPage({ ...runStart, body: { ...runStart.body, stream: true } });
+    await eventually(() => expect(background.ports.length).toBe(1));
+    background.last.answer({ type: 'run-accepted', runId: 'run-1' });
+    background.last.answer({ type: 'run-progress', line: 'critic · Critique — started' });
+    background.last.answer({ type: 'run-reply', reply: 'Done.' });
+    await eventually(() => expect(toPage.at(-1)).toEqual({ type: 'response-end', requestId: 'r1' }));
+    const text = toPage.map((message) => (message.type === 'response-chunk' ? message.text : '')).join('');
+    expect(toPage[1]).toMatchObject({ type: 'response-start', status: 200, contentType: expect.stringContaining('text/event-stream') });
+    expect(text).toContain('"reasoning_content":"critic · Critique — started\\n"');
+    expect(text).toContain('"content":"Done."');
+    expect(text.endsWith('data: [DONE]\n\n')).toBe(true);
+    expect(background.last.disconnected).toBe(true);
+  });
+
+  test('a failed run answers with its HTTP status and message', async () => {
+    const { background, toPage, fromPage } = setUp();
+    fromPage(runStart);
+    await eventually(() => expect(background.ports.length).toBe(1));
+    background.last.answer({ type: 'run-failed', status: 502, message: 'The model answered 401.' });
+    await eventually(() => expect(toPage.at(-1)?.type).toBe('response-end'));
+    expect(toPage).toContainEqual(expect.objectContaining({ type: 'response-start', status: 502 }));
+    expect(toPage).toContainEqual(expect.objectContaining({ text: expect.stringContaining('The model answered 401.') }));
+  });
+
+  test('when the background goes away mid-run the bridge reconnects with the run id', async () => {
+    const { background, fromPage } = setUp();
+    fromPage(runStart);
+    await eventually(() => expect(background.ports.length).toBe(1));
+    background.last.answer({ type: 'run-accepted', runId: 'run-7' });
+    background.last.drop();
+    expect(background.ports.length).toBe(2);
+    expect(background.last.posted).toEqual([{ type: 'run-resume', runId: 'run-7' }]);
+  });
+
+  test('a background that is gone before it accepted the run gets the page an error, not a hang', async () => {
+    const { background, toPage, fromPage } = setUp();
+    fromPage(runStart);
+    await eventually(() => expect(background.ports.length).toBe(1));
+    background.last.drop();
+    await eventually(() => expect(toPage.at(-1)?.type).toBe('response-end'));
+    expect(toPage).toContainEqual(expect.objectContaining({ type: 'response-start', status: 503 }));
+  });
+
+  test('the page Stop button reaches the background as run-abort', async () => {
+    const { background, fromPage } = setUp();
+    fromPage(runStart);
+    await eventually(() => expect(background.ports.length).toBe(1));
+    fromPage({ type: 'run-abort', requestId: 'r1' });
+    await eventually(() => expect(background.last.posted).toContainEqual({ type: 'run-abort' }));
+  });
+
+  test('a keep-alive goes to the background while the run works', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      const { background, fromPage } = setUp({ keepAliveMs: 15_000 });
+      fromPage(runStart);
+      await eventually(() => expect(background.ports.length).toBe(1));
+      vi.advanceTimersByTime(31_000);
+      expect(background.last.posted.filter((message) => message.type === 'keep-alive').length).toBe(2);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  test('host-call replies relay only for calls the background opened', async () => {
+    const { background, toPage, fromPage } = setUp();
+    fromPage(runStart);
+    await eventually(() => expect(background.ports.length).toBe(1));
+    fromPage({ type: 'host-call-chunk', requestId: 'r1', callId: 'forged', text: 'x' });
+    background.last.answer({ type: 'host-call', callId: 'call-1', body: { messages: [] } });
+    await eventually(() => expect(toPage).toContainEqual({ type: 'host-call', requestId: 'r1', callId: 'call-1', body: { messages: [] } }));
+    fromPage({ type: 'host-call-start', requestId: 'r1', callId: 'call-1', status: 200, contentType: 'application/json' });
+    fromPage({ type: 'host-call-end', requestId: 'r1', callId: 'call-1' });
+    fromPage({ type: 'host-call-chunk', requestId: 'r1', callId: 'call-1', text: 'after the end' });
+    await eventually(() => expect(background.last.posted).toContainEqual({ type: 'host-call-end', callId: 'call-1' }));
+    expect(background.last.posted.map((message) => message.type)).toEqual(['run-start', 'host-call-start', 'host-call-end']);
+  });
+});

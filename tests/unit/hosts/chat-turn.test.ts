@@ -1,0 +1,61 @@
+import { describe, expect, test } from 'vitest';
+import { adapterForUrl, detectChatTurn } from '../../../src/hosts/detect-chat-turn';
+import { isOpenAiChatTurn } from '../../../src/hosts/openai-chat/chat-turn';
+import { isSillyTavernChatTurn } from '../../../src/hosts/sillytavern/chat-turn';
+
+const stUrl = 'http://127.0.0.1:8000/api/backends/chat-completions/generate';
+const messages = [{ role: 'user', content: 'Hello' }];
+
+describe('SillyTavern chat turns', () => {
+  test.each([
+    ['normal', true],
+    ['regenerate', true],
+    ['swipe', true],
+    ['continue', false],
+    ['quiet', false],
+    ['impersonate', false],
+    ['', false],
+  ])('type %j is a chat turn: %s', (type, expected) => {
+    const actual = isSillyTavernChatTurn({ method: 'POST', url: stUrl, body: { type, messages } });
+    expect(actual).toBe(expected);
+  });
+
+  test('a request without a type, without messages, or not a POST is no chat turn', () => {
+    expect(isSillyTavernChatTurn({ method: 'POST', url: stUrl, body: { messages } })).toBe(false);
+    expect(isSillyTavernChatTurn({ method: 'POST', url: stUrl, body: { type: 'normal' } })).toBe(false);
+    expect(isSillyTavernChatTurn({ method: 'GET', url: stUrl, body: undefined })).toBe(false);
+    expect(isSillyTavernChatTurn({ method: 'POST', url: stUrl, body: 'not json' })).toBe(false);
+  });
+
+  test("SillyTavern's other endpoints pass through", () => {
+    for (const path of ['/api/backends/chat-completions/status', '/api/tokenizers/openai/count', '/csrf-token']) {
+      const actual = detectChatTurn({ method: 'POST', url: `http://127.0.0.1:8000${path}`, body: { type: 'normal', messages } });
+      expect(actual).toBeUndefined();
+    }
+  });
+});
+
+describe('OpenAI-style chat turns', () => {
+  test('any POST to a path ending in /chat/completions with messages is a chat turn', () => {
+    for (const url of ['http://127.0.0.1:8080/v1/chat/completions', 'https://example.test/api/openai/v1/chat/completions/', 'http://localhost/chat/completions?x=1']) {
+      expect(isOpenAiChatTurn({ method: 'post', url, body: { messages } })).toBe(true);
+    }
+  });
+
+  test('other paths, other methods and bodies without messages pass through', () => {
+    expect(isOpenAiChatTurn({ method: 'POST', url: 'http://127.0.0.1/v1/completions', body: { messages } })).toBe(false);
+    expect(isOpenAiChatTurn({ method: 'POST', url: 'http://127.0.0.1/v1/chat/completions/extra', body: { messages } })).toBe(false);
+    expect(isOpenAiChatTurn({ method: 'GET', url: 'http://127.0.0.1/v1/chat/completions', body: undefined })).toBe(false);
+    expect(isOpenAiChatTurn({ method: 'POST', url: 'http://127.0.0.1/v1/chat/completions', body: { prompt: 'x' } })).toBe(false);
+  });
+});
+
+describe('detection', () => {
+  test('the generate endpoint is sillytavern, any other chat-completions path openai-chat', () => {
+    expect(adapterForUrl(stUrl)).toBe('sillytavern');
+    expect(adapterForUrl('http://127.0.0.1:8080/v1/chat/completions')).toBe('openai-chat');
+    expect(adapterForUrl('http://127.0.0.1:8080/v1/models')).toBeUndefined();
+    expect(detectChatTurn({ method: 'POST', url: stUrl, body: { type: 'swipe', messages } })).toBe('sillytavern');
+    expect(detectChatTurn({ method: 'POST', url: 'http://127.0.0.1:8080/v1/chat/completions', body: { messages } })).toBe('openai-chat');
+  });
+});

@@ -1,0 +1,60 @@
+import OpenAI from 'openai';
+import { describe, expect, test } from 'vitest';
+import { createPageRelayedFetch, type HostCallRequestMessage } from '../../../src/hosts/page-relayed-fetch';
+
+/** The relay with a "page" that answers each host call from `answer`. */
+function relayWithPage(answer: (callId: string, body: Record<string, unknown>) => { status: number; contentType: string; chunks: string[] }) {
+  const sent: HostCallRequestMessage[] = [];
+  const relay = createPageRelayedFetch((message) => {
+    sent.push(message);
+    if (message.type !== 'host-call') return;
+    const reply = answer(message.callId, message.body);
+    const { callId } = message;
+    setTimeout(() => {
+      relay.deliver({ type: 'host-call-start', callId, status: reply.status, contentType: reply.contentType });
+      reply.chunks.forEach((text, index) => setTimeout(() => relay.deliver({ type: 'host-call-chunk', callId, text }), index));
+      setTimeout(() => relay.deliver({ type: 'host-call-end', callId }), reply.chunks.length + 1);
+    }, 0);
+  });
+  const client = new OpenAI({ apiKey: 'page', baseURL: 'http://page.invalid/v1', fetch: relay.fetch, maxRetries: 0 });
+  return { relay, sent, client };
+}
+
+const sse = (content: string) =>
+  `data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { content }, finish_reason: null }] })}\n\n`;
+
+describe('the page-relayed fetch', () => {
+  test("the SDK streams a host call's answer chunk by chunk through the page", async () => {
+    const { client, sent } = relayWithPage(() => ({ status: 200, contentType: 'text/event-stream', chunks: [sse('Hel'), sse('lo'), 'data: [DONE]\n\n'] }));
+    const stream = await client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'Hi' }], stream: true });
+    let text = '';
+    for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
+    expect(text).toBe('Hello');
+    expect(sent[0]).toMatchObject({ type: 'host-call', body: { model: 'm', stream: true, messages: [{ role: 'user', content: 'Hi' }] } });
+  });
+
+  test("the page model's error status reaches the SDK as an API error", async () => {
+    const { client } = relayWithPage(() => ({ status: 401, contentType: 'application/json', chunks: ['{"error":{"message":"bad key"}}'] }));
+    await expect(client.chat.completions.create({ model: 'm', messages: [] })).rejects.toMatchObject({ status: 401 });
+  });
+
+  test('aborting a call tells the page to abort it', async () => {
+    const sent: HostCallRequestMessage[] = [];
+    const relay = createPageRelayedFetch((message) => sent.push(message));
+    const controller = new AbortController();
+    const call = relay.fetch('http://page.invalid/v1/chat/completions', { method: 'POST', body: '{"messages":[]}', signal: controller.signal });
+    controller.abort();
+    await expect(call).rejects.toBeDefined();
+    expect(sent).toEqual([
+      { type: 'host-call', callId: 'call-1', body: { messages: [] } },
+      { type: 'host-call-abort', callId: 'call-1' },
+    ]);
+  });
+
+  test('when the page goes away every call in flight fails as a network fault', async () => {
+    const relay = createPageRelayedFetch(() => undefined);
+    const call = relay.fetch('http://page.invalid/v1/chat/completions', { method: 'POST', body: '{"messages":[]}' });
+    relay.failAll('The page closed.');
+    await expect(call).rejects.toThrow('The page closed.');
+  });
+});

@@ -1,0 +1,19 @@
+import { expect, test } from 'vitest';
+import { agentDelegateParameters } from '../../../src/tools/agent-delegate';
+
+test('a task brief too long for a child is refused with where to put the material instead', () => {
+  const actual = agentDelegateParameters.safeParse({ agentId: 'critic', task: { title: 'T', objective: 'O', context: 'x'.repeat(50_000) } });
+
+  expect(actual.success).toBe(false);
+  expect(actual.error?.issues[0]?.message).toContain('put long material in a workspace file');
+});
+
+test('context and expected output may be text or an object', () => {
+  const actual = agentDelegateParameters.safeParse({
+    agentId: 'critic',
+    task: { title: 'T', objective: 'O', context: { scene: 'duel' }, expectedOutput: 'A list.' },
+    budget: { maxRounds: 2 },
+  });
+
+  expect(actual.success).toBe(true);
+});

@@ -1,0 +1,43 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, test } from 'vitest';
+import { toProviderToolName } from '../../../src/model/tool-protocol';
+import { allowableToolNames } from '../../../src/settings/tool-names';
+import { toolRegistry } from '../../../src/tools/registry';
+
+const toolsFolder = join(__dirname, '../../../src/tools');
+const notTools = new Set(['registry.ts', 'tool-definition.ts', 'tool-dispatcher.ts']);
+
+test('every tool module is in the registry, under the name its file is named after', () => {
+  const moduleNames = readdirSync(toolsFolder)
+    .filter((file) => file.endsWith('.ts') && !notTools.has(file))
+    .map((file) => file.replace(/\.ts$/, ''))
+    .sort();
+  const registered = Object.keys(toolRegistry)
+    .map((name) => name.replace('.', '-'))
+    .sort();
+
+  expect(registered).toEqual(moduleNames);
+});
+
+test('the registry and src/settings/tool-names.ts agree (task.return is runtime-only)', () => {
+  const expected = [...allowableToolNames, 'task.return'].sort();
+
+  expect(Object.keys(toolRegistry).sort()).toEqual(expected);
+});
+
+test('every tool has a description for the model and its own canonical name', () => {
+  for (const [name, tool] of Object.entries(toolRegistry)) {
+    expect(tool.name).toBe(name);
+    expect(tool.description.length, `${name} needs a description`).toBeGreaterThan(20);
+    expect(tool.description).not.toMatch(/invocation|runtime|task id|run id/i);
+  }
+});
+
+test('tool descriptions name other tools the way the model sees them', () => {
+  const canonicalMentions = Object.values(toolRegistry).flatMap((tool) =>
+    Object.keys(toolRegistry).filter((name) => tool.description.includes(name) && !tool.description.includes(toProviderToolName(name))),
+  );
+
+  expect(canonicalMentions).toEqual([]);
+});

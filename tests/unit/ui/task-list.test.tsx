@@ -1,0 +1,126 @@
+// @vitest-environment happy-dom
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { AgentTaskRecord } from '../../../src/records/task';
+import { openRunStore } from '../../../src/store/idb-run-store';
+import type { RunStore } from '../../../src/store/run-store';
+import { TaskList } from '../../../src/ui/side-panel/task-list';
+import { buildTask, uniqueDatabaseName } from '../../support/record-builders';
+import { installEnglishMessages } from '../../support/english-messages';
+
+beforeAll(installEnglishMessages);
+
+const NOW = 100_000;
+
+function tasksInEveryState(): AgentTaskRecord[] {
+  const usage = { rounds: 3, toolCalls: 5, promptTokens: 900, completionTokens: 334, totalTokens: 1_234 };
+  return [
+    buildTask({ id: 'queued', workspaceKey: 'researcher', status: 'queued', task: { title: 'Look up names', objective: 'o' } }),
+    buildTask({ id: 'running', workspaceKey: 'scene-critic', status: 'running', startedAt: NOW - 65_000, usage, task: { title: 'Critique the scene', objective: 'o' } }),
+    buildTask({ id: 'completed', workspaceKey: 'continuity-checker', status: 'completed', resultStatus: 'completed', startedAt: 1_000, endedAt: 13_000, usage, resultRef: 'agent-results/child-completed.json', task: { title: 'Check continuity', objective: 'o' } }),
+    buildTask({ id: 'partial', workspaceKey: 'scene-critic-002', status: 'completed', resultStatus: 'partial', startedAt: 1_000, endedAt: 5_000, usage, task: { title: 'Second critique', objective: 'o' } }),
+    buildTask({ id: 'failed', workspaceKey: 'researcher-002', status: 'failed', startedAt: 1_000, endedAt: 2_000, error: { code: 'provider-unavailable', message: 'The model endpoint refused the call.' }, task: { title: 'Research places', objective: 'o' } }),
+    buildTask({ id: 'cancelled', workspaceKey: 'stylist', status: 'cancelled', startedAt: 1_000, endedAt: 3_000, task: { title: 'Polish style', objective: 'o' } }),
+  ];
+}
+
+function rowOf(taskId: string): HTMLElement {
+  const row = document.querySelector<HTMLElement>(`[data-task-id="${taskId}"]`);
+  if (!row) throw new Error(`no row for ${taskId}`);
+  return row;
+}
+
+describe('TaskList', () => {
+  let store: RunStore;
+  let cancelled: string[];
+
+  beforeEach(async () => {
+    store = await openRunStore({ name: uniqueDatabaseName() });
+    cancelled = [];
+  });
+  afterEach(() => {
+    cleanup();
+    store.close();
+  });
+
+  function renderList(tasks = tasksInEveryState()) {
+    return render(<TaskList tasks={tasks} store={store} now={NOW} onCancel={(taskId) => void cancelled.push(taskId)} />);
+  }
+
+  it('labels each task with its status, a partial capsule showing as Partial', () => {
+    renderList();
+
+    const statuses = ['queued', 'running', 'completed', 'partial', 'failed', 'cancelled'].map(
+      (taskId) => rowOf(taskId).querySelector('.status-badge')?.textContent,
+    );
+    expect(statuses).toEqual(['Queued', 'Running', 'Completed', 'Partial', 'Failed', 'Cancelled']);
+  });
+
+  it('shows agent, title, elapsed time, rounds and tool calls against the budget, and tokens', () => {
+    renderList();
+
+    const running = within(rowOf('running'));
+    expect(running.getByText('scene-critic')).toBeTruthy();
+    expect(running.getByText('Critique the scene')).toBeTruthy();
+    expect(running.getByText('Elapsed 1m 05s')).toBeTruthy();
+    expect(running.getByText('Rounds 3/6')).toBeTruthy();
+    expect(running.getByText('Tool calls 5/12')).toBeTruthy();
+    expect(running.getByText(/1.234 tokens|1,234 tokens/)).toBeTruthy();
+    expect(within(rowOf('completed')).getByText('Elapsed 12s')).toBeTruthy();
+    expect(within(rowOf('queued')).queryByText(/Elapsed/)).toBeNull();
+  });
+
+  it('offers Cancel only on queued and running tasks, and cancelling names the task', () => {
+    renderList();
+
+    const cancellable = Array.from(document.querySelectorAll('[data-task-id]'))
+      .filter((row) => within(row as HTMLElement).queryByRole('button', { name: /^Cancel task/ }))
+      .map((row) => row.getAttribute('data-task-id'));
+    expect(cancellable).toEqual(['queued', 'running']);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel task Critique the scene' }));
+    expect(cancelled).toEqual(['running']);
+  });
+
+  it('opens a finished task to its rendered result and its workspace files, with aria-expanded', async () => {
+    await store.writeFile({ runId: 'run-1', path: 'agent-results/child-completed.json', updatedAt: 1, content: JSON.stringify({
+      taskId: 'completed', workspaceKey: 'continuity-checker', agentId: 'continuity-checker', title: 'Check continuity',
+      status: 'completed', summary: 'No contradictions found.', findings: ['Names are consistent.'], warnings: [],
+      suggestedNextActions: [], questionsForCaller: [], artifacts: [{ path: 'summaries/notes.md' }], createdAt: 1,
+    }) });
+    await store.writeFile({ runId: 'run-1', path: 'summaries/agents/continuity-checker/result.md', updatedAt: 1, content: '# Continuity\n\nNo contradictions found. <script>bad()</script>' });
+    await store.writeFile({ runId: 'run-1', path: 'summaries/agents/continuity-checker/notes.md', updatedAt: 1, content: 'Chapter 3: Anna is 30.' });
+    renderList();
+    const toggle = screen.getByRole('button', { name: 'Check continuity: show or hide details' });
+    expect(toggle.getAttribute('aria-expanded')).toBe('false');
+
+    fireEvent.click(toggle);
+
+    expect(toggle.getAttribute('aria-expanded')).toBe('true');
+    const row = within(rowOf('completed'));
+    await waitFor(() => expect(row.getByRole('heading', { name: 'Continuity' })).toBeTruthy());
+    expect(rowOf('completed').querySelector('script')).toBeNull();
+    expect(row.getByText('summaries/notes.md')).toBeTruthy();
+    expect(row.getByText('summaries/result.md')).toBeTruthy();
+    fireEvent.click(row.getAllByRole('button', { name: 'Read' })[0]!);
+    expect(row.getByText('Chapter 3: Anna is 30.')).toBeTruthy();
+    expect(row.getByRole('button', { name: 'Copy summaries/notes.md' })).toBeTruthy();
+  });
+
+  it('opens a failed task to its error and a task without a capsule to a plain note', async () => {
+    renderList();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Research places: show or hide details' }));
+
+    const row = within(rowOf('failed'));
+    expect(row.getByText('Error: The model endpoint refused the call.')).toBeTruthy();
+    await waitFor(() => expect(row.getByText('No result yet: the task has not returned.')).toBeTruthy());
+    expect(row.getByText('This task wrote no files.')).toBeTruthy();
+  });
+
+  it('says so when the run has no delegated task', () => {
+    renderList([]);
+
+    expect(screen.getByText('The root agent has not delegated any task in this run.')).toBeTruthy();
+  });
+});
