@@ -13,9 +13,15 @@ export interface PageErrorAnswer {
 /** The answer for a run that ended cancelled or failed. */
 export function pageAnswerForRun(run: AgentRun): PageErrorAnswer {
   if (run.status === 'cancelled') return { status: CANCELLED_STATUS, message: pageText('page_error_cancelled') };
+  if (run.status === 'interrupted') return pageAnswerForInterruptedRun();
   const cause = run.error?.message ?? run.status;
   const status = run.error?.code.startsWith('provider-') ? 502 : 500;
   return { status, message: pageText('page_error_run_failed', cause) };
+}
+
+/** The answer for a run Retinue gave up after a restart because no page was waiting for it any more. */
+export function pageAnswerForInterruptedRun(): PageErrorAnswer {
+  return { status: 503, message: pageText('page_error_run_interrupted') };
 }
 
 /** The answer for a request Retinue could not read as a chat turn. */
