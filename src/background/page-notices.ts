@@ -1,7 +1,7 @@
 import { browser } from 'wxt/browser';
 import { z } from 'zod';
 import type { HostNotice } from '../hosts/host-adapter';
-import { pageText, type PageMessageKey } from './page-text';
+import { t, type MessageKey } from '../i18n';
 
 /** The `browser.storage.session` key of the notices the side panel shows about pages. */
 export const PAGE_NOTICES_KEY = 'pageNotices';
@@ -41,7 +41,7 @@ export function isSamePageNotice(left: Pick<PageNotice, 'origin' | 'code' | 'sub
  * chat turn Retinue let pass is never a silent failure. A repeat of the same notice replaces the older one.
  */
 export async function recordPageNotice(origin: string, notice: HostNotice, now: number = Date.now()): Promise<void> {
-  const message = pageText(notice.messageKey as PageMessageKey, ...notice.substitutions);
+  const message = t(notice.messageKey as MessageKey, notice.substitutions);
   const stored = await browser.storage.session.get(PAGE_NOTICES_KEY);
   const fresh: PageNotice = { ...notice, origin, message, time: now };
   const others = parsePageNotices(stored[PAGE_NOTICES_KEY]).filter((old) => !isSamePageNotice(old, fresh));
