@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { markRunInterrupted } from '../../../src/background/interrupted-runs';
+import { INTERRUPTED_ERROR, markRunInterrupted } from '../../../src/background/interrupted-runs';
+import { pageAnswerForRun } from '../../../src/background/page-error-text';
 import { createRunClaims } from '../../../src/background/run-claims';
 import { openRunStore } from '../../../src/store/idb-run-store';
 import type { RunStore } from '../../../src/store/run-store';
@@ -86,4 +87,9 @@ describe('createRunClaims', () => {
     claims.releaseResume('a');
     expect([whileOneResumeHolds, claims.claimForInterrupt('a')]).toEqual([false, true]);
   });
+});
+
+test('a page that reconnects to a run an earlier start-up interrupted is told in words, with a status it shows as an error', () => {
+  const answer = pageAnswerForRun(buildRun({ status: 'interrupted', error: { ...INTERRUPTED_ERROR } }));
+  expect(answer).toEqual({ status: 503, message: expect.stringContaining('Retinue was restarted while writing this reply') });
 });
