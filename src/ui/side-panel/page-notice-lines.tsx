@@ -14,15 +14,19 @@ function usePageNotices(): PageNotice[] {
   const [notices, setNotices] = useState<PageNotice[]>([]);
   useEffect(() => {
     let active = true;
+    // A change that lands before the first read answers is newer than that answer: the read is dropped.
+    let changed = false;
     const listener = (changes: Record<string, { newValue?: unknown }>, areaName: string) => {
-      if (areaName === 'session' && PAGE_NOTICES_KEY in changes) setNotices(parsePageNotices(changes[PAGE_NOTICES_KEY]?.newValue));
+      if (areaName !== 'session' || !(PAGE_NOTICES_KEY in changes)) return;
+      changed = true;
+      setNotices(parsePageNotices(changes[PAGE_NOTICES_KEY]?.newValue));
     };
     browser.storage.onChanged.addListener(listener);
-    browser.storage.session.get(PAGE_NOTICES_KEY).then(
-      (stored) => active && setNotices(parsePageNotices(stored[PAGE_NOTICES_KEY])),
-      // Without storage.session (an old browser) there are simply no notices to show.
-      () => undefined,
-    );
+    // Where storage.session is missing (an old browser) the lookup throws: no notices, and the panel works.
+    Promise.resolve()
+      .then(() => browser.storage.session.get(PAGE_NOTICES_KEY))
+      .then((stored) => active && !changed && setNotices(parsePageNotices(stored[PAGE_NOTICES_KEY])))
+      .catch(() => undefined);
     return () => {
       active = false;
       browser.storage.onChanged.removeListener(listener);
