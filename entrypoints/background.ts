@@ -1,5 +1,7 @@
 import { sharedBackgroundContext } from '../src/background/background-context';
+import { installInterruptedRunRecovery } from '../src/background/interrupted-runs';
 import { installPanelService } from '../src/background/panel-service';
+import { installRunRetention } from '../src/background/run-retention';
 import { installRunService } from '../src/background/run-service';
 import { installSiteControls } from '../src/extension/site-controls';
 
@@ -8,6 +10,10 @@ export default defineBackground(() => {
   installSiteControls();
   const context = sharedBackgroundContext();
   installRunService({ context });
+  // Runs a previous worker left working: resumed if their page reconnects, else marked interrupted.
+  installInterruptedRunRecovery({ context });
+  // Old runs go by the retention setting: at start-up and after a run ends, at most once a day.
+  installRunRetention({ context });
   // The side panel: live journal events of the runs it shows, and its cancel buttons.
   installPanelService({ store: context.getStore(), cancelRun: (runId) => context.cancelRun(runId), cancelTask: (runId, taskId) => context.cancelTask(runId, taskId) });
 });

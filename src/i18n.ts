@@ -1,23 +1,39 @@
 import { browser } from 'wxt/browser';
-import type englishMessages from '../public/_locales/en/messages.json';
+import englishMessages from '../public/_locales/en/messages.json';
 
-/** Every message key, taken from the English messages file (type only: nothing of it is bundled). */
+/** Every message key, taken from the English messages file. */
 export type MessageKey = keyof typeof englishMessages;
 
+type MessageEntry = { message: string; placeholders?: Record<string, { content: string }> };
+
 /**
- * The user-facing string for `key` in the browser's language, with `$1`-style substitutions.
- * Falls back to the key itself when the message is missing or i18n is unavailable (some tests and
- * the headless runner), so a gap shows up as a readable key rather than an empty label.
+ * The English text of `key` filled the way `browser.i18n.getMessage` fills it: named placeholders
+ * (`$REASON$`) become their `content`, then `$1`, `$2` the substitutions. Undefined for an unknown key.
+ */
+function englishMessage(key: string, substitutions: string[]): string | undefined {
+  const entry = (englishMessages as Record<string, MessageEntry | undefined>)[key];
+  if (!entry) return undefined;
+  const named = entry.message.replace(/\$([A-Za-z_]+)\$/g, (whole, name: string) => entry.placeholders?.[name.toLowerCase()]?.content ?? whole);
+  return named.replace(/\$(\d)/g, (whole, digit: string) => substitutions[Number(digit) - 1] ?? whole);
+}
+
+/**
+ * The user-facing string for `key` in the browser's language, with `$1`-style substitutions. Where
+ * `browser.i18n` is unavailable or lacks the message (unit tests, the headless runner) it is the
+ * bundled English text, and only a key English lacks too comes back as the key itself, so a gap
+ * shows up as a readable key rather than an empty label.
  *
  * @example
  * t('site_badgeOn');
  * t('site_permissionMissing', [origin]);
  */
 export function t(key: MessageKey, substitutions?: string | string[]): string {
+  const values = substitutions === undefined ? [] : Array.isArray(substitutions) ? substitutions : [substitutions];
   try {
     const message = browser.i18n.getMessage(key as never, substitutions);
-    return message === '' ? key : message;
+    if (message) return message;
   } catch {
-    return key;
+    // No i18n API here: the English text below.
   }
+  return englishMessage(key, values) ?? key;
 }

@@ -5,6 +5,7 @@ import type { Settings } from '../settings/schema';
 import { loadSettings, onSettingsChanged } from '../settings/settings-store';
 import { openRunStore } from '../store/idb-run-store';
 import type { RunStore } from '../store/run-store';
+import { createRunClaims, type RunClaims } from './run-claims';
 
 /** The old runtimes kept reachable for cancel actions while their runs finish. */
 const RETIRED_RUNTIMES_KEPT = 8;
@@ -21,6 +22,8 @@ export interface BackgroundContext {
   /** Cancels a run whichever runtime drives it (the side panel's cancel). */
   cancelRun(runId: string, reason?: string): void;
   cancelTask(runId: string, taskId: string): void;
+  /** Resume or interrupt: who decides about the runs left `running` when this background started. */
+  runClaims: RunClaims;
 }
 
 export interface BackgroundContextOptions {
@@ -66,6 +69,7 @@ export function createBackgroundContext(options: BackgroundContextOptions = {}):
     getRuntime,
     cancelRun: (runId, reason) => runtimes.forEach((each) => each.cancelRun(runId, reason)),
     cancelTask: (runId, taskId) => runtimes.forEach((each) => each.cancelTask(runId, taskId)),
+    runClaims: createRunClaims(),
   };
 }
 

@@ -1,17 +1,39 @@
 import { browser } from 'wxt/browser';
+import { z } from 'zod';
 import type { HostNotice } from '../hosts/host-adapter';
-import { pageText, type PageMessageKey } from './page-text';
+import { t, type MessageKey } from '../i18n';
 
 /** The `browser.storage.session` key of the notices the side panel shows about pages. */
 export const PAGE_NOTICES_KEY = 'pageNotices';
 const MAX_NOTICES = 20;
 
 /** One notice about a page, e.g. a SillyTavern source Retinue cannot speak. */
-export interface PageNotice extends HostNotice {
-  origin: string;
+export const pageNoticeSchema = z.object({
+  origin: z.string().max(2_000),
+  code: z.string().max(100),
+  messageKey: z.string().max(200),
+  substitutions: z.array(z.string().max(2_000)).max(9),
   /** The notice in the browser's language. */
-  message: string;
-  time: number;
+  message: z.string().max(4_000),
+  time: z.number(),
+});
+export type PageNotice = z.infer<typeof pageNoticeSchema>;
+
+/**
+ * The stored notices, newest first; anything that is not a notice (an older shape, a broken write)
+ * is left out rather than shown.
+ */
+export function parsePageNotices(stored: unknown): PageNotice[] {
+  if (!Array.isArray(stored)) return [];
+  return stored.slice(0, MAX_NOTICES).flatMap((entry) => {
+    const parsed = pageNoticeSchema.safeParse(entry);
+    return parsed.success ? [parsed.data] : [];
+  });
+}
+
+/** Whether two notices say the same thing about the same page (the newer one replaces the older). */
+export function isSamePageNotice(left: Pick<PageNotice, 'origin' | 'code' | 'substitutions'>, right: Pick<PageNotice, 'origin' | 'code' | 'substitutions'>): boolean {
+  return left.origin === right.origin && left.code === right.code && left.substitutions.join('\u0000') === right.substitutions.join('\u0000');
 }
 
 /**
@@ -19,9 +41,16 @@ export interface PageNotice extends HostNotice {
  * chat turn Retinue let pass is never a silent failure. A repeat of the same notice replaces the older one.
  */
 export async function recordPageNotice(origin: string, notice: HostNotice, now: number = Date.now()): Promise<void> {
-  const message = pageText(notice.messageKey as PageMessageKey, ...notice.substitutions);
+  const message = t(notice.messageKey as MessageKey, notice.substitutions);
   const stored = await browser.storage.session.get(PAGE_NOTICES_KEY);
-  const previous = Array.isArray(stored[PAGE_NOTICES_KEY]) ? (stored[PAGE_NOTICES_KEY] as PageNotice[]) : [];
-  const others = previous.filter((old) => !(old.origin === origin && old.code === notice.code && old.substitutions.join() === notice.substitutions.join()));
-  await browser.storage.session.set({ [PAGE_NOTICES_KEY]: [{ ...notice, origin, message, time: now }, ...others].slice(0, MAX_NOTICES) });
+  const fresh: PageNotice = { ...notice, origin, message, time: now };
+  const others = parsePageNotices(stored[PAGE_NOTICES_KEY]).filter((old) => !isSamePageNotice(old, fresh));
+  await browser.storage.session.set({ [PAGE_NOTICES_KEY]: [fresh, ...others].slice(0, MAX_NOTICES) });
+}
+
+/** Removes one notice (the side panel's dismiss button). */
+export async function dismissPageNotice(notice: PageNotice): Promise<void> {
+  const stored = await browser.storage.session.get(PAGE_NOTICES_KEY);
+  const kept = parsePageNotices(stored[PAGE_NOTICES_KEY]).filter((old) => !(isSamePageNotice(old, notice) && old.time === notice.time));
+  await browser.storage.session.set({ [PAGE_NOTICES_KEY]: kept });
 }

@@ -15,7 +15,7 @@ import type { RunOutcome } from '../runtime/agent-runtime';
 import type { Settings } from '../settings/schema';
 import { findSite, isSiteSwitchedOn, rootProfileIdFor } from '../settings/site-settings';
 import type { BackgroundContext } from './background-context';
-import { pageAnswerForCrash, pageAnswerForRun, pageAnswerForUnreadableRequest } from './page-error-text';
+import { pageAnswerForCrash, pageAnswerForInterruptedRun, pageAnswerForRun, pageAnswerForUnreadableRequest } from './page-error-text';
 
 /** The slice of `runtime.Port` the run service uses. */
 export interface RunServicePort {
@@ -152,15 +152,24 @@ export function serveRunPort(port: RunServicePort, dependencies: RunPortDependen
       answerFailure(pageAnswerForCrash(new Error('There is no run of this page to continue.')));
       return undefined;
     }
-    const snapshotFile = await store.readFile(runId, PROMPT_SNAPSHOT_PATH);
-    const snapshot = snapshotFile ? (JSON.parse(snapshotFile.content) as PromptSnapshot) : { messages: [] };
-    post({ type: 'run-accepted', runId });
-    const runtime = await dependencies.context.getRuntime();
-    return runtime.resumeRun(runId, {
-      resolveModel: resolverFor(settings, snapshot, pageFetch),
-      signal: abort.signal,
-      onProgress: (line) => post({ type: 'run-progress', line: line.slice(0, 500) }),
-    });
+    // The start-up sweep may have given this run up already (the page came back too late).
+    if (!dependencies.context.runClaims.claimForResume(runId)) {
+      answerFailure(pageAnswerForInterruptedRun());
+      return undefined;
+    }
+    try {
+      const snapshotFile = await store.readFile(runId, PROMPT_SNAPSHOT_PATH);
+      const snapshot = snapshotFile ? (JSON.parse(snapshotFile.content) as PromptSnapshot) : { messages: [] };
+      post({ type: 'run-accepted', runId });
+      const runtime = await dependencies.context.getRuntime();
+      return await runtime.resumeRun(runId, {
+        resolveModel: resolverFor(settings, snapshot, pageFetch),
+        signal: abort.signal,
+        onProgress: (line) => post({ type: 'run-progress', line: line.slice(0, 500) }),
+      });
+    } finally {
+      dependencies.context.runClaims.releaseResume(runId);
+    }
   }
 
   function resolverFor(settings: Settings, snapshot: PromptSnapshot, pageFetch: PageRelayedFetch) {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server';
 import { runDelegatingTurn, switchOnPrimarySite, waitForEndedRuns } from './chat-turn-scenarios';
 import { scriptDelegatingRoot } from './support/delegating-root-script';
-import { startFixtureMessage, waitForFixtureStatus } from './support/fixture-pages';
+import { sendFixtureMessage, startFixtureMessage, waitForFixtureStatus } from './support/fixture-pages';
 import { launchChromiumWithExtension, type ChromiumWithExtension } from './support/chromium';
 import { defaultDelegations } from './support/delegating-root-script';
 import { waitForFixtureReady } from './support/fixture-pages';
@@ -175,5 +175,21 @@ describe('Chromium: the side panel', () => {
     await panel.getByRole('button', { name: 'All sites' }).click();
     await panel.getByRole('button', { name: /^Open run/ }).first().waitFor();
     expect(await panel.getByRole('button', { name: /^Open run/ }).count()).toBe(2);
+  });
+
+  test('a SillyTavern turn Retinue let pass shows up as a notice about the site, which can be dismissed', async () => {
+    model.queue(() => true, { content: 'Straight from the page model.' });
+    const page = await chromium.context.newPage();
+    await page.goto(fixtures.pageUrl('/sillytavern/', { source: 'claude' }));
+    await waitForFixtureReady(page);
+    const turn = await sendFixtureMessage(page, 'Mara lights the lamp.');
+    await page.close();
+
+    const notice = panel.getByRole('region', { name: 'Notices about this site' }).getByText(/SillyTavern's source "claude"/);
+    await notice.waitFor();
+    await saveScreenshot(panel, 'side-panel-page-notice-chromium');
+    await panel.getByRole('button', { name: 'Dismiss this notice' }).click();
+    await notice.waitFor({ state: 'detached' });
+    expect(turn.reply).toBe('Straight from the page model.');
   });
 });

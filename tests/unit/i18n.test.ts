@@ -16,15 +16,21 @@ describe('t()', () => {
     expect(t('site_titleOn', ['http://127.0.0.1:8000'])).toBe('site_titleOn:http://127.0.0.1:8000');
   });
 
-  test('falls back to the key when the message is missing or i18n is unavailable', () => {
+  test('falls back to the English text, filled in, when the message is missing or i18n is unavailable', () => {
     fakeBrowser.i18n.getMessage = (() => '') as typeof fakeBrowser.i18n.getMessage;
-    const missing = t('extName');
+    const missing = t('page_error_run_failed', ['The model answered 401.']);
     fakeBrowser.i18n.getMessage = (() => {
       throw new Error('not implemented');
     }) as typeof fakeBrowser.i18n.getMessage;
-    const unavailable = t('extName');
+    const unavailable = t('page_error_run_failed', 'The model answered 401.');
 
-    expect([missing, unavailable]).toEqual(['extName', 'extName']);
+    const english = 'Retinue could not finish this reply. The model answered 401.';
+    expect([missing, unavailable]).toEqual([english, english]);
+  });
+
+  test('a key English lacks too comes back as the key, readable rather than empty', () => {
+    fakeBrowser.i18n.getMessage = (() => '') as typeof fakeBrowser.i18n.getMessage;
+    expect(t('no_such_message' as Parameters<typeof t>[0])).toBe('no_such_message');
   });
 });
 

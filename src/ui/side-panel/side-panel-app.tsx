@@ -1,4 +1,5 @@
 import { EmptyState } from './empty-state';
+import { PageNoticeLines } from './page-notice-lines';
 import { RunHistory } from './run-history';
 import { RunView } from './run-view';
 import type { SidePanelState } from './side-panel-state';
@@ -17,6 +18,7 @@ export function SidePanelApp({ state, openOptions }: SidePanelAppProps) {
   return (
     <div class="side-panel">
       <SiteBar state={state} openOptions={openOptions} />
+      <PageNoticeLines origin={state.origin.value} />
       <main>
         {state.run.value ? <RunView state={state} /> : <EmptyState siteIsOn={siteIsOn} />}
         <RunHistory state={state} />
