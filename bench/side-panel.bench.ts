@@ -20,9 +20,12 @@ Object.assign(globalThis, {
 
 // The panel's text comes from `browser.i18n`; answer from the English messages as the browser would.
 const englishMessages = (await import('../public/_locales/en/messages.json', { with: { type: 'json' } })).default as Record<string, { message: string }>;
+// Storage (the panel reads page notices from storage.session) comes from the same fake browser the unit tests use.
+const { fakeBrowser } = await import('@webext-core/fake-browser');
 Object.assign(globalThis, {
   browser: {
     runtime: { id: 'bench' },
+    storage: fakeBrowser.storage,
     i18n: {
       getMessage: (key: string, substitutions: string[] = []) =>
         (englishMessages[key]?.message ?? '').replace(/\$(\d)/g, (whole, digit: string) => substitutions[Number(digit) - 1] ?? whole),
