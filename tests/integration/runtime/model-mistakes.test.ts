@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, expect, test } from 'vitest';
-import { isCritic, isRoot, startHarness, type Harness } from './runtime-harness';
+import { isCritic, isRoot, startHarness, type Harness, delegateCritic } from './runtime-harness';
 
 let harness: Harness;
 beforeEach(async () => {
@@ -8,8 +8,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await harness.close();
 });
-
-const delegateCritic = { name: 'agent_delegate', arguments: { agentId: 'scene-critic', task: { title: 'Critique', objective: 'Critique the scene.' } } };
 
 /** The critic makes `mistake`, then returns; gives the tool result its mistake got. */
 async function criticMistakeResult(mistake: { name: string; arguments: Record<string, unknown> | string }): Promise<string> {

@@ -1,13 +1,12 @@
 import { afterEach, expect, test } from 'vitest';
 import { resultCapsuleSchema } from '../../../src/records/capsule';
-import { isCritic, isRoot, startHarness, testProfiles, type Harness } from './runtime-harness';
+import { isCritic, isRoot, startHarness, testProfiles, type Harness, delegateCritic } from './runtime-harness';
 
 let harness: Harness;
 afterEach(async () => {
   await harness.close();
 });
 
-const delegateCritic = { name: 'agent_delegate', arguments: { agentId: 'scene-critic', task: { title: 'Critique', objective: 'Critique the scene.' } } };
 const rootThatAwaits = (reply: string) => [{ toolCalls: [delegateCritic] }, { toolCalls: [{ name: 'agent_await', arguments: {} }] }, { content: reply }];
 const listAgain = { toolCalls: [{ name: 'workspace_list', arguments: {} }] };
 
