@@ -1,32 +1,26 @@
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server';
-import { runDelegatingTurn, switchOnPrimarySite, waitForEndedRuns } from './chat-turn-scenarios';
-import { launchFirefoxWithExtension, type FirefoxWithExtension } from './support/firefox';
+import type { ScriptedModelServer } from '../support/scripted-model-server';
+import { runDelegatingTurn, waitForEndedRuns, startFirefoxScenario, type FirefoxScenario } from './chat-turn-scenarios';
+import type { FirefoxWithExtension } from './support/firefox';
 import { waitForFixtureReady } from './support/fixture-pages';
-import { startFixtureServer, type FixtureServer } from './support/fixture-server';
+import type { FixtureServer } from './support/fixture-server';
 import { readRunStore } from './support/settings';
 
 /** The main scenario in Firefox ESR: the MV3 build, configured through the settings document. */
 
+let scenario: FirefoxScenario;
 let model: ScriptedModelServer;
 let fixtures: FixtureServer;
 let firefox: FirefoxWithExtension;
 let options: Page;
 
 beforeAll(async () => {
-  model = await startScriptedModelServer();
-  fixtures = await startFixtureServer({ modelBaseUrl: model.baseURL });
-  firefox = await launchFirefoxWithExtension();
-  options = await firefox.openExtensionPage('options.html');
-  await switchOnPrimarySite(options, options, fixtures, model);
+  scenario = await startFirefoxScenario();
+  ({ model, fixtures, browser: firefox, options } = scenario);
 });
 
-afterAll(async () => {
-  await firefox?.close();
-  await fixtures?.close();
-  await model?.close();
-});
+afterAll(() => scenario?.close());
 
 describe('Firefox: a chat turn becomes a delegated run', () => {
   test('on the SillyTavern-shaped page, streamed: the reply carries both capsules, progress shows as reasoning', async () => {

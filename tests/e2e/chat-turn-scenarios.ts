@@ -1,9 +1,11 @@
 import { expect } from 'vitest';
-import type { ScriptedModelServer } from '../support/scripted-model-server';
+import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server';
+import { launchChromiumWithExtension, type ChromiumWithExtension } from './support/chromium';
 import { defaultDelegations, scriptDelegatingRoot } from './support/delegating-root-script';
 import type { EvaluatingHandle } from './support/evaluating-handle';
 import { sendFixtureMessage, waitForFixtureReady, type FixtureTurn } from './support/fixture-pages';
-import type { FixtureServer } from './support/fixture-server';
+import { launchFirefoxWithExtension, type FirefoxWithExtension } from './support/firefox';
+import { startFixtureServer, type FixtureServer } from './support/fixture-server';
 import { readRunStore, writeSettings } from './support/settings';
 import { waitUntil } from './support/evaluating-handle';
 import { coversOrigin, waitForRegisteredContentScripts } from './support/registrations';
@@ -30,6 +32,54 @@ export async function switchOnPrimarySite(options: EvaluatingHandle, registratio
   await waitForRegisteredContentScripts(registrationsHandle, (scripts) => scripts.filter((script) => coversOrigin(script, fixtures.origins.primary)).length === 2, {
     description: 'the page hook and bridge to be registered for the primary origin',
   });
+}
+
+/** Everything a scenario file drives: the model server, the fixture pages, one browser with Retinue, its options page. */
+export interface Scenario<Browser extends { close(): Promise<void> }, OptionsPage extends EvaluatingHandle> {
+  model: ScriptedModelServer;
+  fixtures: FixtureServer;
+  browser: Browser;
+  /** The extension's options page, open in its own tab; reads and writes the settings and the run store. */
+  options: OptionsPage;
+  /** Closes the browser, then the servers. */
+  close(): Promise<void>;
+}
+
+export type ChromiumScenario = Scenario<ChromiumWithExtension, Awaited<ReturnType<ChromiumWithExtension['openExtensionPage']>>>;
+export type FirefoxScenario = Scenario<FirefoxWithExtension, Awaited<ReturnType<FirefoxWithExtension['openExtensionPage']>>>;
+
+async function startScenario<Browser extends { close(): Promise<void>; openExtensionPage(path: string): Promise<OptionsPage> }, OptionsPage extends EvaluatingHandle>(
+  launch: () => Promise<Browser>,
+  registrationsHandle: (browser: Browser, options: OptionsPage) => EvaluatingHandle,
+): Promise<Scenario<Browser, OptionsPage>> {
+  const model = await startScriptedModelServer();
+  let fixtures: FixtureServer | undefined;
+  let browser: Browser | undefined;
+  const close = async () => {
+    await browser?.close();
+    await fixtures?.close();
+    await model.close();
+  };
+  try {
+    fixtures = await startFixtureServer({ modelBaseUrl: model.baseURL });
+    browser = await launch();
+    const options = await browser.openExtensionPage('options.html');
+    await switchOnPrimarySite(options, registrationsHandle(browser, options), fixtures, model);
+    return { model, fixtures, browser, options, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+/** Starts the servers and Chromium with Retinue, the primary fixture origin switched on (the service worker sees the registrations). */
+export function startChromiumScenario(): Promise<ChromiumScenario> {
+  return startScenario(launchChromiumWithExtension, (chromium) => chromium.serviceWorker);
+}
+
+/** Starts the servers and Firefox with Retinue, the primary fixture origin switched on (the options page sees the registrations). */
+export function startFirefoxScenario(): Promise<FirefoxScenario> {
+  return startScenario(launchFirefoxWithExtension, (_firefox, options) => options);
 }
 
 /**

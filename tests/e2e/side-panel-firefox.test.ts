@@ -1,34 +1,28 @@
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server';
-import { runDelegatingTurn, switchOnPrimarySite, waitForEndedRuns } from './chat-turn-scenarios';
+import type { ScriptedModelServer } from '../support/scripted-model-server';
+import { runDelegatingTurn, waitForEndedRuns, startFirefoxScenario, type FirefoxScenario } from './chat-turn-scenarios';
 import { defaultDelegations } from './support/delegating-root-script';
 import { waitUntil } from './support/evaluating-handle';
-import { launchFirefoxWithExtension, type FirefoxWithExtension } from './support/firefox';
+import type { FirefoxWithExtension } from './support/firefox';
 import { waitForFixtureReady } from './support/fixture-pages';
-import { startFixtureServer, type FixtureServer } from './support/fixture-server';
+import type { FixtureServer } from './support/fixture-server';
 import { saveScreenshot } from './support/screenshots';
 
 /** Firefox's sidebar page (`sidebar_action` → sidepanel.html) after a real delegated run. */
 
+let scenario: FirefoxScenario;
 let model: ScriptedModelServer;
 let fixtures: FixtureServer;
 let firefox: FirefoxWithExtension;
 let options: Page;
 
 beforeAll(async () => {
-  model = await startScriptedModelServer();
-  fixtures = await startFixtureServer({ modelBaseUrl: model.baseURL });
-  firefox = await launchFirefoxWithExtension();
-  options = await firefox.openExtensionPage('options.html');
-  await switchOnPrimarySite(options, options, fixtures, model);
+  scenario = await startFirefoxScenario();
+  ({ model, fixtures, browser: firefox, options } = scenario);
 });
 
-afterAll(async () => {
-  await firefox?.close();
-  await fixtures?.close();
-  await model?.close();
-});
+afterAll(() => scenario?.close());
 
 describe('Firefox: the sidebar', () => {
   test('the options page renders its sections', async () => {
