@@ -24,7 +24,7 @@ test('a child calling workspace.finish is told it cannot, and what it can use', 
   const actual = await criticMistakeResult({ name: 'workspace_finish', arguments: {} });
 
   expect(actual).toBe(
-    "Model tried to call unavailable tool 'workspace_finish'. Available tools: workspace_list, workspace_read, workspace_write, chat_read, task_return. To finish your task, call task_return.",
+    "There is no tool 'workspace_finish' you can call. Your tools: workspace_list, workspace_read, workspace_write, chat_read, task_return. To finish your task, call task_return.",
   );
 });
 
@@ -37,7 +37,7 @@ test('bad tool JSON comes back as the tool result with the fix in words', async 
 test('an unknown tool comes back as the tool result, listing the tools there are', async () => {
   const actual = await criticMistakeResult({ name: 'summon_dragon', arguments: {} });
 
-  expect(actual).toContain("Model tried to call unavailable tool 'summon_dragon'. Available tools: workspace_list");
+  expect(actual).toContain("There is no tool 'summon_dragon' you can call. Your tools: workspace_list");
 });
 
 test('arguments that fail the schema name the field to fix', async () => {

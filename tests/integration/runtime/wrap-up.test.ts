@@ -37,7 +37,7 @@ test('a child at its round cap gets one last call offering only task_return, and
   expect(harness.server.requests.filter(isRoot)[2]?.lastMessageText).toContain('### scene-critic — partial result');
 });
 
-test('calls beyond the tool-call budget get "budget spent" and the wrap-up follows; task_return never counts', async () => {
+test('calls beyond the tool-call budget are not run and the wrap-up follows; task_return never counts', async () => {
   harness = await startHarness({ profiles: testProfiles({ critic: { budget: { maxRounds: 5, maxToolCalls: 1 } } }) });
   harness.server.queue(isRoot, ...rootThatAwaits('Done.'));
   harness.server.queue(
@@ -52,7 +52,7 @@ test('calls beyond the tool-call budget get "budget spent" and the wrap-up follo
   expect(criticRequests).toHaveLength(2);
   const toolResults = (criticRequests[1]?.body.messages ?? []).filter((message) => message.role === 'tool').map((message) => String(message.content));
   expect(toolResults[0]).toContain('Contents of your workspace:');
-  expect(toolResults[1]).toBe('Tool-call budget spent: chat_read was not run. Wrap up with what you have.');
+  expect(toolResults[1]).toBe('chat_read was not run: you have used all the tool calls this work allows. Finish with what you have.');
   expect(criticRequests[1]?.toolNames).toEqual(['task_return']);
   const { task, capsule } = await criticCapsule(actual.run.id);
   expect(capsule.status).toBe('partial');
