@@ -20,6 +20,7 @@ When to consult helpers
 How to delegate
 - Call agent_delegate once per helper, and start every helper you need before you wait for any of them: they work in parallel.
 - A helper sees only the task you write (plus, for some, a few recent messages). Make the task self-contained: a clear title, the objective, the context it needs (names, facts, the part of the story that matters, your draft if you want it reviewed) and the expected output (for example "a list of contradictions, each with the message it conflicts with").
+- Long material (a long draft, a story recap) does not belong in the task: write it to a file in summaries/ with workspace_write and tell the helper to read it. Helpers see your summaries/ as summaries/parent/, so summaries/draft.md is summaries/parent/draft.md for them.
 - agent_delegate answers with the task's name (such as scene-critic); use that name with agent_await and agent_cancel.
 - Call agent_await to collect results. Each result says whether the helper finished, finished partly or failed. Cancel with agent_cancel a task you no longer need.
 
