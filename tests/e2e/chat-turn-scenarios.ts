@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import type { SettingsInput } from '../../src/settings/schema';
 import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server';
 import { launchChromiumWithExtension, type ChromiumWithExtension } from './support/chromium';
 import { defaultDelegations, scriptDelegatingRoot } from './support/delegating-root-script';
@@ -6,9 +7,9 @@ import type { EvaluatingHandle } from './support/evaluating-handle';
 import { sendFixtureMessage, waitForFixtureReady, type FixtureTurn } from './support/fixture-pages';
 import { launchFirefoxWithExtension, type FirefoxWithExtension } from './support/firefox';
 import { startFixtureServer, type FixtureServer } from './support/fixture-server';
-import { readRunStore, writeSettings } from './support/settings';
+import { readRunStore } from './support/settings';
+import { switchSitesOn } from './support/site-setup';
 import { waitUntil } from './support/evaluating-handle';
-import { coversOrigin, waitForRegisteredContentScripts } from './support/registrations';
 
 /** A key a connection carries in the settings; no page may ever see it. */
 export const SECRET_KEY = 'sk-retinue-e2e-secret-never-in-a-page';
@@ -17,7 +18,7 @@ export const SECRET_KEY = 'sk-retinue-e2e-secret-never-in-a-page';
  * The settings of the scenarios: the fixture server's primary origin switched on, the secondary one
  * not; built-in profiles (all on the page's own model); a connection with a key that no page may see.
  */
-export function scenarioSettings(fixtures: FixtureServer, model: ScriptedModelServer) {
+export function scenarioSettings(fixtures: FixtureServer, model: ScriptedModelServer): SettingsInput {
   return {
     version: 1,
     connections: [{ id: 'spare', label: 'Spare', baseURL: model.baseURL, apiKey: SECRET_KEY, defaultModel: 'scripted-model' }],
@@ -26,12 +27,9 @@ export function scenarioSettings(fixtures: FixtureServer, model: ScriptedModelSe
   };
 }
 
-/** Writes the scenario settings from an extension page and waits for the hook registrations. */
-export async function switchOnPrimarySite(options: EvaluatingHandle, registrationsHandle: EvaluatingHandle, fixtures: FixtureServer, model: ScriptedModelServer): Promise<void> {
-  await writeSettings(options, scenarioSettings(fixtures, model));
-  await waitForRegisteredContentScripts(registrationsHandle, (scripts) => scripts.filter((script) => coversOrigin(script, fixtures.origins.primary)).length === 2, {
-    description: 'the page hook and bridge to be registered for the primary origin',
-  });
+/** Writes the scenario settings from an extension page and waits for the primary origin's hook registrations. */
+export async function switchOnPrimarySite(options: EvaluatingHandle, fixtures: FixtureServer, model: ScriptedModelServer): Promise<void> {
+  await switchSitesOn(options, [fixtures.origins.primary], scenarioSettings(fixtures, model));
 }
 
 /** Everything a scenario file drives: the model server, the fixture pages, one browser with Retinue, its options page. */
@@ -50,7 +48,6 @@ export type FirefoxScenario = Scenario<FirefoxWithExtension, Awaited<ReturnType<
 
 async function startScenario<Browser extends { close(): Promise<void>; openExtensionPage(path: string): Promise<OptionsPage> }, OptionsPage extends EvaluatingHandle>(
   launch: () => Promise<Browser>,
-  registrationsHandle: (browser: Browser, options: OptionsPage) => EvaluatingHandle,
 ): Promise<Scenario<Browser, OptionsPage>> {
   const model = await startScriptedModelServer();
   let fixtures: FixtureServer | undefined;
@@ -64,7 +61,7 @@ async function startScenario<Browser extends { close(): Promise<void>; openExten
     fixtures = await startFixtureServer({ modelBaseUrl: model.baseURL });
     browser = await launch();
     const options = await browser.openExtensionPage('options.html');
-    await switchOnPrimarySite(options, registrationsHandle(browser, options), fixtures, model);
+    await switchOnPrimarySite(options, fixtures, model);
     return { model, fixtures, browser, options, close };
   } catch (error) {
     await close();
@@ -72,14 +69,14 @@ async function startScenario<Browser extends { close(): Promise<void>; openExten
   }
 }
 
-/** Starts the servers and Chromium with Retinue, the primary fixture origin switched on (the service worker sees the registrations). */
+/** Starts the servers and Chromium with Retinue, the primary fixture origin switched on. */
 export function startChromiumScenario(): Promise<ChromiumScenario> {
-  return startScenario(launchChromiumWithExtension, (chromium) => chromium.serviceWorker);
+  return startScenario(launchChromiumWithExtension);
 }
 
-/** Starts the servers and Firefox with Retinue, the primary fixture origin switched on (the options page sees the registrations). */
+/** Starts the servers and Firefox with Retinue, the primary fixture origin switched on. */
 export function startFirefoxScenario(): Promise<FirefoxScenario> {
-  return startScenario(launchFirefoxWithExtension, (_firefox, options) => options);
+  return startScenario(launchFirefoxWithExtension);
 }
 
 /**
