@@ -20,7 +20,18 @@ export interface PageResponseWriterOptions {
   /** The model name the page asked for, echoed back as OpenAI servers do. */
   model?: string;
   send: (part: PageResponsePart) => void;
+  /** How long after the last progress line the stream repeats itself with an empty delta; see {@link PROGRESS_SETTLE_MS}. */
+  settleMs?: number;
 }
+
+/**
+ * Pages that redraw a stream at a fixed rate drop a redraw for an event that comes too soon after the
+ * previous one and wait for the next event (SillyTavern redraws at most `streaming_fps` times a second,
+ * 5 at the slowest). Progress lines come in bursts (two tasks start together), then nothing may come
+ * for minutes while the agents work, so the burst's last line would stay unseen. An empty delta this
+ * long after the last line makes such a page redraw what it already has; other readers ignore it.
+ */
+export const PROGRESS_SETTLE_MS = 250;
 
 /** Writes one answer to the page, in the OpenAI format it asked for. Every method after the end is ignored. */
 export interface PageResponseWriter {
@@ -44,6 +55,18 @@ export function createPageResponseWriter(options: PageResponseWriterOptions): Pa
   const identity: CompletionIdentity = newCompletionIdentity(options.model);
   let started = false;
   let finished = false;
+  let settleTimer: ReturnType<typeof setTimeout> | undefined;
+  const cancelSettle = () => {
+    if (settleTimer !== undefined) clearTimeout(settleTimer);
+    settleTimer = undefined;
+  };
+  const scheduleSettle = () => {
+    cancelSettle();
+    settleTimer = setTimeout(() => {
+      settleTimer = undefined;
+      if (!finished) options.send({ kind: 'chunk', text: formatStreamChunk(identity, {}) });
+    }, options.settleMs ?? PROGRESS_SETTLE_MS);
+  };
 
   const startStream = () => {
     if (started) return;
@@ -53,6 +76,7 @@ export function createPageResponseWriter(options: PageResponseWriterOptions): Pa
   };
   const end = () => {
     finished = true;
+    cancelSettle();
     options.send({ kind: 'end' });
   };
 
@@ -64,6 +88,7 @@ export function createPageResponseWriter(options: PageResponseWriterOptions): Pa
       if (finished || !options.stream) return;
       startStream();
       options.send({ kind: 'chunk', text: formatStreamChunk(identity, { reasoning_content: `${line}\n` }) });
+      scheduleSettle();
     },
     reply(text) {
       if (finished) return;

@@ -13,6 +13,8 @@ export interface HostCallOptions {
   body: Record<string, unknown>;
   signal: AbortSignal;
   send: (reply: HostCallReplyBody) => void;
+  /** The model's status behind the page's response (the host adapter knows how its server reports it). */
+  statusOf?: (response: Response) => number;
 }
 
 /**
@@ -24,7 +26,7 @@ export async function performHostCall(options: HostCallOptions): Promise<void> {
   try {
     const { url, init } = buildHostCall(options.template, options.body);
     const response = await options.originalFetch(url, { ...init, signal: options.signal });
-    options.send({ type: 'host-call-start', status: response.status, contentType: response.headers.get('content-type') ?? '' });
+    options.send({ type: 'host-call-start', status: options.statusOf?.(response) ?? response.status, contentType: response.headers.get('content-type') ?? '' });
     if (response.body) {
       const reader = response.body.getReader();
       const decoder = new TextDecoder();

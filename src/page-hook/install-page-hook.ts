@@ -1,5 +1,5 @@
 import type { HostAdapterId } from '../hosts/chat-turn-request';
-import { adapterForUrl, detectChatTurn } from '../hosts/detect-chat-turn';
+import { adapterForUrl, detectChatTurn, hostCallStatus } from '../hosts/detect-chat-turn';
 import { createHostCallTemplate, type HostCallTemplate } from '../hosts/host-call-template';
 import type { BridgeToPageMessage } from '../messaging/page-messages';
 import { connectToBridge } from './bridge-channel';
@@ -11,6 +11,7 @@ const BRIDGE_WAIT_MS = 3_000;
 const INSTALLED = Symbol.for('retinue.page-hook');
 
 interface TakenRequest {
+  adapter: HostAdapterId;
   template: HostCallTemplate;
   passThrough: () => void;
   resolve: (response: Response) => void;
@@ -71,6 +72,7 @@ export function installPageHook(target: Window & typeof globalThis): void {
           body: message.body,
           signal: controller.signal,
           send: (reply) => channel.send({ ...reply, requestId, callId }),
+          statusOf: (response) => hostCallStatus(entry.adapter, response),
         }).finally(() => entry.hostCalls.delete(callId));
         break;
       }
@@ -88,6 +90,7 @@ export function installPageHook(target: Window & typeof globalThis): void {
       return new Promise<Response>((resolve, reject) => {
         const requestId = Math.random().toString(36).slice(2) + Date.now().toString(36);
         const entry: TakenRequest = {
+          adapter,
           template: createHostCallTemplate(args.url, args.headers(), body),
           passThrough: () => resolve(originalFetch(input, init)),
           resolve,

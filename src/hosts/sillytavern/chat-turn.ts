@@ -25,3 +25,13 @@ export function isSillyTavernChatTurn(request: ChatTurnRequest): boolean {
 export function isSillyTavernGeneratePath(url: string): boolean {
   return new URL(url).pathname.replace(/\/+$/, '').endsWith(SILLYTAVERN_GENERATE_PATH);
 }
+
+/**
+ * The status the provider behind SillyTavern's server answered. For a streamed request SillyTavern
+ * relays the provider's status and reason phrase, except a 401, which it sends as 400 with the reason
+ * phrase `Unauthorized` (a 401 would reset the browser's Basic auth). A host call needs the 401 back so
+ * the run's error says to fix the key; a plain 400 (reason `Bad Request`) stays 400.
+ */
+export function sillyTavernProviderStatus(status: number, statusText: string): number {
+  return status === 400 && statusText.trim().toLowerCase() === 'unauthorized' ? 401 : status;
+}

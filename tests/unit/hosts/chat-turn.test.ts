@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { adapterForUrl, detectChatTurn } from '../../../src/hosts/detect-chat-turn';
+import { adapterForUrl, detectChatTurn, hostCallStatus } from '../../../src/hosts/detect-chat-turn';
 import { isOpenAiChatTurn } from '../../../src/hosts/openai-chat/chat-turn';
 import { isSillyTavernChatTurn } from '../../../src/hosts/sillytavern/chat-turn';
 
@@ -57,5 +57,20 @@ describe('detection', () => {
     expect(adapterForUrl('http://127.0.0.1:8080/v1/models')).toBeUndefined();
     expect(detectChatTurn({ method: 'POST', url: stUrl, body: { type: 'swipe', messages } })).toBe('sillytavern');
     expect(detectChatTurn({ method: 'POST', url: 'http://127.0.0.1:8080/v1/chat/completions', body: { messages } })).toBe('openai-chat');
+  });
+});
+
+describe("the model's status behind a host call", () => {
+  test.each([
+    ['sillytavern', 400, 'Unauthorized', 401],
+    ['sillytavern', 400, 'unauthorized ', 401],
+    ['sillytavern', 400, 'Bad Request', 400],
+    ['sillytavern', 400, '', 400],
+    ['sillytavern', 429, 'Too Many Requests', 429],
+    ['sillytavern', 200, 'OK', 200],
+    ['openai-chat', 400, 'Unauthorized', 400],
+    ['openai-chat', 401, 'Unauthorized', 401],
+  ] as const)('%s answering %i %j is status %i', (adapter, status, statusText, expected) => {
+    expect(hostCallStatus(adapter, { status, statusText })).toBe(expected);
   });
 });

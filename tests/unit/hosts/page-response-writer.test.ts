@@ -1,5 +1,5 @@
 import OpenAI from 'openai';
-import { describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test, vi } from 'vitest';
 import { createPageResponseWriter, type PageResponsePart } from '../../../src/hosts/page-response-writer';
 
 /** Collects what the writer sends and turns it into the Response the page hook would build. */
@@ -86,5 +86,72 @@ describe('answers to the page', () => {
     writer.fail(500, 'late');
     writer.progress('late');
     expect(sink.parts.length).toBe(before);
+  });
+});
+
+/**
+ * A reader that redraws at a fixed rate, as SillyTavern does: it takes every SSE event as it arrives
+ * but redraws the reasoning only when `intervalMs` passed since its last redraw, skipping (not
+ * deferring) a redraw that comes sooner. Returns what the person sees.
+ */
+function rateLimitedReader(intervalMs: number) {
+  let reasoning = '';
+  let shown = '';
+  let lastRedraw = Date.now();
+  return {
+    send(part: PageResponsePart) {
+      if (part.kind !== 'chunk') return;
+      for (const event of part.text.split('\n\n')) {
+        if (!event.startsWith('data: ') || event === 'data: [DONE]') continue;
+        const delta = (JSON.parse(event.slice('data: '.length)) as { choices: { delta: { reasoning_content?: string } }[] }).choices[0]?.delta;
+        reasoning += delta?.reasoning_content ?? '';
+        if (Date.now() - lastRedraw < intervalMs) continue;
+        shown = reasoning;
+        lastRedraw = Date.now();
+      }
+    },
+    get shown() {
+      return shown;
+    },
+  };
+}
+
+describe('progress on pages that redraw at a fixed rate', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  test('the last line of a burst shows while the agents work, at the slowest rate SillyTavern offers (5 per second)', async () => {
+    vi.useFakeTimers();
+    const reader = rateLimitedReader(200);
+    const writer = createPageResponseWriter({ stream: true, send: (part) => reader.send(part) });
+    await vi.advanceTimersByTimeAsync(250);
+    writer.progress('continuity-checker · Check — started');
+    await vi.advanceTimersByTimeAsync(30);
+    writer.progress('scene-critic · Critique — started');
+    // The agents now work for minutes without a word.
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(reader.shown).toBe('continuity-checker · Check — started\nscene-critic · Critique — started\n');
+    expect(writer.finished).toBe(false);
+  });
+
+  test('the redraw event is an empty delta the openai SDK reads, and nothing comes after the answer ended', async () => {
+    vi.useFakeTimers();
+    const sink = collect();
+    const writer = createPageResponseWriter({ stream: true, send: sink.send });
+    writer.progress('scene-critic · Critique — started');
+    await vi.advanceTimersByTimeAsync(1_000);
+    writer.progress('scene-critic · Critique — done');
+    writer.reply('The rain stopped.');
+    const partsAtEnd = sink.parts.length;
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(sink.parts.length).toBe(partsAtEnd);
+    vi.useRealTimers();
+    const stream = await clientReading(sink.toResponse()).chat.completions.create({ model: 'm', messages: [], stream: true });
+    const deltas: unknown[] = [];
+    for await (const chunk of stream) deltas.push(chunk.choices[0]?.delta);
+    // One redraw event after the first line (the second line came with the reply), one with the finish reason.
+    expect(deltas.filter((delta) => JSON.stringify(delta) === '{}').length).toBe(2);
+    expect(deltas.map((delta) => (delta as { content?: string }).content ?? '').join('')).toBe('The rain stopped.');
   });
 });
