@@ -8,7 +8,7 @@ const UP_FRONT_HOSTS = new Set(['localhost', '127.0.0.1']);
  * The origin (`scheme://host[:port]`) of an http(s) URL, or undefined for anything else
  * (extension pages, `about:`, `file:`, text that is no URL).
  */
-export function originOfUrl(url: string | undefined): string | undefined {
+export function originOfUrl(url: string | undefined | null): string | undefined {
   if (!url) return undefined;
   try {
     const parsed = new URL(url);

@@ -41,8 +41,3 @@ export function resolveProfiles(settings: Pick<Settings, 'profiles'>): AgentProf
   const added = settings.profiles.filter((profile) => !isBuiltInProfileId(profile.id));
   return [...merged, ...added];
 }
-
-/** The profile in effect with this id, or undefined. */
-export function findProfile(settings: Pick<Settings, 'profiles'>, profileId: string): AgentProfile | undefined {
-  return resolveProfiles(settings).find((profile) => profile.id === profileId);
-}

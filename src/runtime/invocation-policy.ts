@@ -47,11 +47,6 @@ export function childPolicy(profile: AgentProfile): InvocationPolicy {
   return { kind: 'subagent', exitPolicy: 'taskReturnRequired', tools };
 }
 
-/** The policy of an invocation from its kind. */
-export function policyFor(kind: 'root' | 'subagent' | 'handoff', profile: AgentProfile): InvocationPolicy {
-  return kind === 'root' ? rootPolicy(profile) : childPolicy(profile);
-}
-
 /** The agents `caller` may delegate to: callable, allowed by its `allowedAgents`, never itself. */
 export function delegableAgents(caller: AgentProfile, profiles: readonly AgentProfile[]): AgentProfile[] {
   if (!caller.delegation.canDelegate) return [];

@@ -15,7 +15,7 @@ export const agentDelegateParameters = z.strictObject({
         context.issues.push({
           code: 'custom',
           input: context.value,
-          message: `the task is ${size} characters long; keep it under ${TASK_BRIEF_MAX_CHARS} and put long material in a workspace file (e.g. summaries/brief.md) the agent can read from summaries/parent/`,
+          message: `the task is ${size} characters long; keep it under ${TASK_BRIEF_MAX_CHARS}: write long material to a workspace file such as summaries/brief.md and tell the agent to read it as summaries/parent/brief.md`,
         });
       }
     })

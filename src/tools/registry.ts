@@ -26,8 +26,3 @@ export const toolRegistry: Readonly<Record<ToolName, Tool>> = {
   'workspace.finish': workspaceFinishTool,
   'chat.read': chatReadTool,
 };
-
-/** The tool of a canonical name. */
-export function toolNamed(name: ToolName): Tool {
-  return toolRegistry[name];
-}

@@ -35,7 +35,7 @@ function isToolName(name: string): name is ToolName {
 function unavailable(call: ToolCallRequest, surface: readonly ToolName[]): string {
   const available = surface.map(toProviderToolName).join(', ');
   const hint = surface.includes('task.return') ? ' To finish your task, call task_return.' : '';
-  return `Model tried to call unavailable tool '${call.name}'. Available tools: ${available}.${hint}`;
+  return `There is no tool '${call.name}' you can call. Your tools: ${available}.${hint}`;
 }
 
 function describeSchemaIssues(error: z.ZodError): string {
@@ -62,7 +62,7 @@ export async function dispatchToolCall(input: DispatchInput): Promise<DispatchRe
   }
   const counts = canonical !== 'task.return';
   if (counts && !input.budgetLeft) {
-    const content = `Tool-call budget spent: ${call.name} was not run. Wrap up with what you have.`;
+    const content = `${call.name} was not run: you have used all the tool calls this work allows. Finish with what you have.`;
     return { toolName: canonical, content, counts: false, refusedForBudget: true, problem: { code: 'tool-budget-spent', message: content } };
   }
   const parsed = parseToolArguments(canonical, call.arguments);

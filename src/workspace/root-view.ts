@@ -16,7 +16,7 @@ function isRootFolder(name: string | undefined): boolean {
 function rootWriteRefusal(segments: string[]): string | undefined {
   const [top, second] = segments;
   if (top === 'input') {
-    return 'input/ holds the page\'s request. Keep notes in scratch/ or summaries/, and drafts in output/.';
+    return 'input/ holds the page\'s request. Keep notes in summaries/ and drafts in scratch/.';
   }
   if (top === 'summaries' && second === 'agents') {
     return 'summaries/agents/ holds the notes of the agents you delegated to. Keep your own notes elsewhere in summaries/, e.g. "summaries/plan.md".';

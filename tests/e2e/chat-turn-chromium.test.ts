@@ -1,35 +1,29 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server';
-import { runDelegatingTurn, SECRET_KEY, switchOnPrimarySite, waitForEndedRuns } from './chat-turn-scenarios';
+import type { ScriptedModelServer } from '../support/scripted-model-server';
+import { runDelegatingTurn, SECRET_KEY, waitForEndedRuns, startChromiumScenario, type ChromiumScenario } from './chat-turn-scenarios';
 import { defaultDelegations, scriptDelegatingRoot } from './support/delegating-root-script';
-import { launchChromiumWithExtension, type ChromiumWithExtension } from './support/chromium';
+import type { ChromiumWithExtension } from './support/chromium';
 import { waitUntil } from './support/evaluating-handle';
 import { sendFixtureMessage, startFixtureMessage, waitForFixtureReady, waitForFixtureStatus } from './support/fixture-pages';
-import { startFixtureServer, type FixtureServer } from './support/fixture-server';
+import type { FixtureServer } from './support/fixture-server';
 import { readIndexedDb, readRunStore } from './support/settings';
 import { saveScreenshot } from './support/screenshots';
 
 /** Chat turns through the built extension in Chromium, configured through the settings document. */
 
+let scenario: ChromiumScenario;
 let model: ScriptedModelServer;
 let fixtures: FixtureServer;
 let chromium: ChromiumWithExtension;
 let options: Page;
 
 beforeAll(async () => {
-  model = await startScriptedModelServer();
-  fixtures = await startFixtureServer({ modelBaseUrl: model.baseURL });
-  chromium = await launchChromiumWithExtension();
-  options = await chromium.openExtensionPage('options.html');
-  await switchOnPrimarySite(options, chromium.serviceWorker, fixtures, model);
+  scenario = await startChromiumScenario();
+  ({ model, fixtures, browser: chromium, options } = scenario);
 });
 
-afterAll(async () => {
-  await chromium?.close();
-  await fixtures?.close();
-  await model?.close();
-});
+afterAll(() => scenario?.close());
 
 async function openFixture(path: string, query: Record<string, string> = {}, origin?: string): Promise<Page> {
   const page = await chromium.context.newPage();

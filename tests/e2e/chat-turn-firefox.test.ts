@@ -1,49 +1,34 @@
-import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server';
-import { runDelegatingTurn, switchOnPrimarySite, waitForEndedRuns } from './chat-turn-scenarios';
-import { launchFirefoxWithExtension, type FirefoxWithExtension } from './support/firefox';
+import { runDelegatingTurn, waitForEndedRuns, startFirefoxScenario, type FirefoxScenario } from './chat-turn-scenarios';
 import { waitForFixtureReady } from './support/fixture-pages';
-import { startFixtureServer, type FixtureServer } from './support/fixture-server';
 import { readRunStore } from './support/settings';
 
 /** The main scenario in Firefox ESR: the MV3 build, configured through the settings document. */
 
-let model: ScriptedModelServer;
-let fixtures: FixtureServer;
-let firefox: FirefoxWithExtension;
-let options: Page;
+let scenario: FirefoxScenario;
 
 beforeAll(async () => {
-  model = await startScriptedModelServer();
-  fixtures = await startFixtureServer({ modelBaseUrl: model.baseURL });
-  firefox = await launchFirefoxWithExtension();
-  options = await firefox.openExtensionPage('options.html');
-  await switchOnPrimarySite(options, options, fixtures, model);
+  scenario = await startFirefoxScenario();
 });
 
-afterAll(async () => {
-  await firefox?.close();
-  await fixtures?.close();
-  await model?.close();
-});
+afterAll(() => scenario?.close());
 
 describe('Firefox: a chat turn becomes a delegated run', () => {
   test('on the SillyTavern-shaped page, streamed: the reply carries both capsules, progress shows as reasoning', async () => {
-    const page = await firefox.openPage(fixtures.pageUrl('/sillytavern/', { model: 'scripted-model' }));
+    const page = await scenario.browser.openPage(scenario.fixtures.pageUrl('/sillytavern/', { model: 'scripted-model' }));
     await waitForFixtureReady(page);
-    const before = (await readRunStore(options)).runs.length;
-    const turn = await runDelegatingTurn(page, model, 'Tell me about the lighthouse.');
+    const before = (await readRunStore(scenario.options)).runs.length;
+    const turn = await runDelegatingTurn(page, scenario.model, 'Tell me about the lighthouse.');
     expect(turn.reasoning).toMatch(/scene-critic.*started/);
-    const { runs } = await waitForEndedRuns(options, before + 1);
+    const { runs } = await waitForEndedRuns(scenario.options, before + 1);
     expect(runs.at(-1)).toMatchObject({ status: 'completed', adapter: 'sillytavern' });
     await page.close();
   });
 
   test('on the OpenAI-style page, as JSON', async () => {
-    const page = await firefox.openPage(fixtures.pageUrl('/openai-chat/', { stream: '0' }));
+    const page = await scenario.browser.openPage(scenario.fixtures.pageUrl('/openai-chat/', { stream: '0' }));
     await waitForFixtureReady(page);
-    const turn = await runDelegatingTurn(page, model, 'Mara reaches the lighthouse.');
+    const turn = await runDelegatingTurn(page, scenario.model, 'Mara reaches the lighthouse.');
     expect(turn.streamed).toBe(false);
     await page.close();
   });

@@ -1,12 +1,15 @@
 import { expect } from 'vitest';
-import type { ScriptedModelServer } from '../support/scripted-model-server';
+import type { SettingsInput } from '../../src/settings/schema';
+import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server';
+import { launchChromiumWithExtension, type ChromiumWithExtension } from './support/chromium';
 import { defaultDelegations, scriptDelegatingRoot } from './support/delegating-root-script';
 import type { EvaluatingHandle } from './support/evaluating-handle';
 import { sendFixtureMessage, waitForFixtureReady, type FixtureTurn } from './support/fixture-pages';
-import type { FixtureServer } from './support/fixture-server';
-import { readRunStore, writeSettings } from './support/settings';
+import { launchFirefoxWithExtension, type FirefoxWithExtension } from './support/firefox';
+import { startFixtureServer, type FixtureServer } from './support/fixture-server';
+import { readRunStore } from './support/settings';
+import { switchSitesOn } from './support/site-setup';
 import { waitUntil } from './support/evaluating-handle';
-import { coversOrigin, waitForRegisteredContentScripts } from './support/registrations';
 
 /** A key a connection carries in the settings; no page may ever see it. */
 export const SECRET_KEY = 'sk-retinue-e2e-secret-never-in-a-page';
@@ -15,7 +18,7 @@ export const SECRET_KEY = 'sk-retinue-e2e-secret-never-in-a-page';
  * The settings of the scenarios: the fixture server's primary origin switched on, the secondary one
  * not; built-in profiles (all on the page's own model); a connection with a key that no page may see.
  */
-export function scenarioSettings(fixtures: FixtureServer, model: ScriptedModelServer) {
+export function scenarioSettings(fixtures: FixtureServer, model: ScriptedModelServer): SettingsInput {
   return {
     version: 1,
     connections: [{ id: 'spare', label: 'Spare', baseURL: model.baseURL, apiKey: SECRET_KEY, defaultModel: 'scripted-model' }],
@@ -24,12 +27,56 @@ export function scenarioSettings(fixtures: FixtureServer, model: ScriptedModelSe
   };
 }
 
-/** Writes the scenario settings from an extension page and waits for the hook registrations. */
-export async function switchOnPrimarySite(options: EvaluatingHandle, registrationsHandle: EvaluatingHandle, fixtures: FixtureServer, model: ScriptedModelServer): Promise<void> {
-  await writeSettings(options, scenarioSettings(fixtures, model));
-  await waitForRegisteredContentScripts(registrationsHandle, (scripts) => scripts.filter((script) => coversOrigin(script, fixtures.origins.primary)).length === 2, {
-    description: 'the page hook and bridge to be registered for the primary origin',
-  });
+/** Writes the scenario settings from an extension page and waits for the primary origin's hook registrations. */
+export async function switchOnPrimarySite(options: EvaluatingHandle, fixtures: FixtureServer, model: ScriptedModelServer): Promise<void> {
+  await switchSitesOn(options, [fixtures.origins.primary], scenarioSettings(fixtures, model));
+}
+
+/** Everything a scenario file drives: the model server, the fixture pages, one browser with Retinue, its options page. */
+export interface Scenario<Browser extends { close(): Promise<void> }, OptionsPage extends EvaluatingHandle> {
+  model: ScriptedModelServer;
+  fixtures: FixtureServer;
+  browser: Browser;
+  /** The extension's options page, open in its own tab; reads and writes the settings and the run store. */
+  options: OptionsPage;
+  /** Closes the browser, then the servers. */
+  close(): Promise<void>;
+}
+
+export type ChromiumScenario = Scenario<ChromiumWithExtension, Awaited<ReturnType<ChromiumWithExtension['openExtensionPage']>>>;
+export type FirefoxScenario = Scenario<FirefoxWithExtension, Awaited<ReturnType<FirefoxWithExtension['openExtensionPage']>>>;
+
+async function startScenario<Browser extends { close(): Promise<void>; openExtensionPage(path: string): Promise<OptionsPage> }, OptionsPage extends EvaluatingHandle>(
+  launch: () => Promise<Browser>,
+): Promise<Scenario<Browser, OptionsPage>> {
+  const model = await startScriptedModelServer();
+  let fixtures: FixtureServer | undefined;
+  let browser: Browser | undefined;
+  const close = async () => {
+    await browser?.close();
+    await fixtures?.close();
+    await model.close();
+  };
+  try {
+    fixtures = await startFixtureServer({ modelBaseUrl: model.baseURL });
+    browser = await launch();
+    const options = await browser.openExtensionPage('options.html');
+    await switchOnPrimarySite(options, fixtures, model);
+    return { model, fixtures, browser, options, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+/** Starts the servers and Chromium with Retinue, the primary fixture origin switched on. */
+export function startChromiumScenario(): Promise<ChromiumScenario> {
+  return startScenario(launchChromiumWithExtension);
+}
+
+/** Starts the servers and Firefox with Retinue, the primary fixture origin switched on. */
+export function startFirefoxScenario(): Promise<FirefoxScenario> {
+  return startScenario(launchFirefoxWithExtension);
 }
 
 /**

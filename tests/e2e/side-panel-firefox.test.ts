@@ -1,59 +1,44 @@
-import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server';
-import { runDelegatingTurn, switchOnPrimarySite, waitForEndedRuns } from './chat-turn-scenarios';
+import { runDelegatingTurn, waitForEndedRuns, startFirefoxScenario, type FirefoxScenario } from './chat-turn-scenarios';
 import { defaultDelegations } from './support/delegating-root-script';
 import { waitUntil } from './support/evaluating-handle';
-import { launchFirefoxWithExtension, type FirefoxWithExtension } from './support/firefox';
 import { waitForFixtureReady } from './support/fixture-pages';
-import { startFixtureServer, type FixtureServer } from './support/fixture-server';
 import { saveScreenshot } from './support/screenshots';
 
 /** Firefox's sidebar page (`sidebar_action` → sidepanel.html) after a real delegated run. */
 
-let model: ScriptedModelServer;
-let fixtures: FixtureServer;
-let firefox: FirefoxWithExtension;
-let options: Page;
+let scenario: FirefoxScenario;
 
 beforeAll(async () => {
-  model = await startScriptedModelServer();
-  fixtures = await startFixtureServer({ modelBaseUrl: model.baseURL });
-  firefox = await launchFirefoxWithExtension();
-  options = await firefox.openExtensionPage('options.html');
-  await switchOnPrimarySite(options, options, fixtures, model);
+  scenario = await startFirefoxScenario();
 });
 
-afterAll(async () => {
-  await firefox?.close();
-  await fixtures?.close();
-  await model?.close();
-});
+afterAll(() => scenario?.close());
 
 describe('Firefox: the sidebar', () => {
   test('the options page renders its sections', async () => {
     const headings = await waitUntil(
       async () => {
-        const found = await options.evaluate(() => Array.from(document.querySelectorAll('h2')).map((heading) => heading.textContent));
+        const found = await scenario.options.evaluate(() => Array.from(document.querySelectorAll('h2')).map((heading) => heading.textContent));
         return found.length >= 5 ? found : undefined;
       },
       { description: 'the options page sections' },
     );
     expect(headings).toEqual(['Connections', 'Agent profiles', 'Sites', 'Defaults', 'Import and export']);
-    await saveScreenshot(options, 'options-firefox');
+    await saveScreenshot(scenario.options, 'options-firefox');
   });
 
   test('follows a delegated run live and opens a task to its result', async () => {
-    const sidebar = await firefox.openExtensionPage(`sidepanel.html?origin=${encodeURIComponent(fixtures.origins.primary)}`);
+    const sidebar = await scenario.browser.openExtensionPage(`sidepanel.html?origin=${encodeURIComponent(scenario.fixtures.origins.primary)}`);
     await sidebar.setViewport({ width: 400, height: 900 });
     await waitUntil(async () => (await sidebar.evaluate(() => document.querySelector('.empty-state h2')?.textContent)) ?? undefined, {
       description: 'the empty state in the sidebar',
     });
 
-    const page = await firefox.openPage(fixtures.pageUrl('/openai-chat/'));
+    const page = await scenario.browser.openPage(scenario.fixtures.pageUrl('/openai-chat/'));
     await waitForFixtureReady(page);
-    await runDelegatingTurn(page, model, 'Mara reaches the lighthouse.');
-    await waitForEndedRuns(options, 1);
+    await runDelegatingTurn(page, scenario.model, 'Mara reaches the lighthouse.');
+    await waitForEndedRuns(scenario.options, 1);
     await page.close();
 
     const rows = await waitUntil(

@@ -1,13 +1,11 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server';
-import { runDelegatingTurn, switchOnPrimarySite, waitForEndedRuns } from './chat-turn-scenarios';
-import { scriptDelegatingRoot } from './support/delegating-root-script';
-import { sendFixtureMessage, startFixtureMessage, waitForFixtureStatus } from './support/fixture-pages';
-import { launchChromiumWithExtension, type ChromiumWithExtension } from './support/chromium';
-import { defaultDelegations } from './support/delegating-root-script';
-import { waitForFixtureReady } from './support/fixture-pages';
-import { startFixtureServer, type FixtureServer } from './support/fixture-server';
+import type { ScriptedModelServer } from '../support/scripted-model-server';
+import { runDelegatingTurn, waitForEndedRuns, startChromiumScenario, type ChromiumScenario } from './chat-turn-scenarios';
+import type { ChromiumWithExtension } from './support/chromium';
+import { defaultDelegations, scriptDelegatingRoot } from './support/delegating-root-script';
+import { sendFixtureMessage, startFixtureMessage, waitForFixtureReady, waitForFixtureStatus } from './support/fixture-pages';
+import type { FixtureServer } from './support/fixture-server';
 import { saveScreenshot } from './support/screenshots';
 
 /** The side panel after a real delegated chat turn, in Chromium (opened as a tab, at panel width). */
@@ -21,6 +19,7 @@ const HOSTILE_RESULT = [
   '<div onclick="window.hacked = 4">click me</div>',
 ].join('\n');
 
+let scenario: ChromiumScenario;
 let model: ScriptedModelServer;
 let fixtures: FixtureServer;
 let chromium: ChromiumWithExtension;
@@ -28,20 +27,13 @@ let options: Page;
 let panel: Page;
 
 beforeAll(async () => {
-  model = await startScriptedModelServer();
-  fixtures = await startFixtureServer({ modelBaseUrl: model.baseURL });
-  chromium = await launchChromiumWithExtension();
-  options = await chromium.openExtensionPage('options.html');
-  await switchOnPrimarySite(options, chromium.serviceWorker, fixtures, model);
+  scenario = await startChromiumScenario();
+  ({ model, fixtures, browser: chromium, options } = scenario);
   panel = await chromium.openExtensionPage(`sidepanel.html?origin=${encodeURIComponent(fixtures.origins.primary)}`);
   await panel.setViewportSize({ width: 420, height: 900 });
 });
 
-afterAll(async () => {
-  await chromium?.close();
-  await fixtures?.close();
-  await model?.close();
-});
+afterAll(() => scenario?.close());
 
 /** Writes one workspace file straight into the extension's run store (IndexedDB `files`). */
 async function writeWorkspaceFile(page: Page, file: { runId: string; path: string; content: string }): Promise<void> {

@@ -1,23 +1,13 @@
 import { browser } from 'wxt/browser';
-
-/** The origin of a web page URL; undefined for anything but http(s) (extension pages, about:, files). */
-export function originFromUrl(url: string | undefined | null): string | undefined {
-  if (!url) return undefined;
-  try {
-    const parsed = new URL(url);
-    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.origin : undefined;
-  } catch {
-    return undefined;
-  }
-}
+import { originOfUrl } from '../../extension/origins';
 
 /** The most recently used tab that shows a web page. */
 async function lastWebPageOrigin(): Promise<string | undefined> {
   const tabs = await browser.tabs.query({});
   const webTabs = tabs
-    .filter((tab) => originFromUrl(tab.url) !== undefined)
+    .filter((tab) => originOfUrl(tab.url) !== undefined)
     .sort((first, second) => (second.lastAccessed ?? 0) - (first.lastAccessed ?? 0));
-  return originFromUrl(webTabs[0]?.url);
+  return originOfUrl(webTabs[0]?.url);
 }
 
 /**
@@ -27,7 +17,7 @@ async function lastWebPageOrigin(): Promise<string | undefined> {
  * Returns a function that stops watching.
  */
 export function watchCurrentOrigin(onOrigin: (origin: string | undefined) => void, pageUrl: string = location.href): () => void {
-  const fixed = originFromUrl(new URL(pageUrl).searchParams.get('origin'));
+  const fixed = originOfUrl(new URL(pageUrl).searchParams.get('origin'));
   if (fixed) {
     onOrigin(fixed);
     return () => undefined;
@@ -42,7 +32,7 @@ export function watchCurrentOrigin(onOrigin: (origin: string | undefined) => voi
   }
   async function check() {
     const [active] = await browser.tabs.query({ active: true, lastFocusedWindow: true });
-    const activeOrigin = originFromUrl(active?.url);
+    const activeOrigin = originOfUrl(active?.url);
     update(activeOrigin ?? current ?? (await lastWebPageOrigin()));
   }
   const onActivated = () => void check().catch(() => undefined);

@@ -124,6 +124,22 @@ function pageClient() {
   });
 }
 
+/**
+ * Scripts a root that delegates one critique and awaits it, with a critic whose model never answers;
+ * resolves once the critic's request arrived (the run is then busy waiting on it).
+ */
+function scriptRootAwaitingHungCritic(): Promise<void> {
+  const childStarted = new Promise<void>((resolve) =>
+    server.script((request) => {
+      if (!isCritic(request)) return undefined;
+      resolve();
+      return { fault: 'hang' };
+    }),
+  );
+  server.queue(isRoot, { toolCalls: [delegate('scene-critic', 'Critique the duel')] }, { toolCalls: [{ name: 'agent_await', arguments: {} }] });
+  return childStarted;
+}
+
 const chat = [
   { role: 'system' as const, content: 'You are Mira, a storyteller.' },
   { role: 'user' as const, content: 'She draws her sword and faces the duke.' },
@@ -183,14 +199,7 @@ describe('a chat turn from the page', () => {
   });
 
   test('the page aborting its fetch cancels the run and its children', async () => {
-    const childStarted = new Promise<void>((resolve) =>
-      server.script((request) => {
-        if (!isCritic(request)) return undefined;
-        resolve();
-        return { fault: 'hang' };
-      }),
-    );
-    server.queue(isRoot, { toolCalls: [delegate('scene-critic', 'Critique the duel')] }, { toolCalls: [{ name: 'agent_await', arguments: {} }] });
+    const childStarted = scriptRootAwaitingHungCritic();
     const controller = new AbortController();
     const stream = await pageClient().chat.completions.create({ model: 'scripted-model', messages: chat, stream: true }, { signal: controller.signal });
     await childStarted;
@@ -227,14 +236,7 @@ describe('a chat turn from the page', () => {
   });
 
   test('a run cancelled from the side panel answers the page with a short "cancelled" error', async () => {
-    const childStarted = new Promise<void>((resolve) =>
-      server.script((request) => {
-        if (!isCritic(request)) return undefined;
-        resolve();
-        return { fault: 'hang' };
-      }),
-    );
-    server.queue(isRoot, { toolCalls: [delegate('scene-critic', 'Critique the duel')] }, { toolCalls: [{ name: 'agent_await', arguments: {} }] });
+    const childStarted = scriptRootAwaitingHungCritic();
     const call = pageClient().chat.completions.create({ model: 'scripted-model', messages: chat, stream: false });
     await childStarted;
     const [run] = await (await context.getStore()).listRuns();

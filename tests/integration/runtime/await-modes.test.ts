@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import type { ScriptedRequest } from '../../support/scripted-model-server';
-import { isChecker, isCritic, isRoot, startHarness, type Harness } from './runtime-harness';
+import { isChecker, isCritic, isRoot, startHarness, type Harness, delegate } from './runtime-harness';
 
 let harness: Harness;
 beforeEach(async () => {
@@ -10,7 +10,6 @@ afterEach(async () => {
   await harness.close();
 });
 
-const delegate = (agentId: string, title: string) => ({ name: 'agent_delegate', arguments: { agentId, task: { title, objective: `${title}, please.` } } });
 const taskReturn = (summary: string, delayMs = 0) => ({ delayMs, toolCalls: [{ name: 'task_return', arguments: { summary } }] });
 const rootResults = (): string[] => harness.server.requests.filter(isRoot).map((request: ScriptedRequest) => request.lastMessageText);
 

@@ -1,12 +1,11 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { isChecker, isCritic, isRoot, startHarness, testProfiles, type Harness } from './runtime-harness';
+import { isChecker, isCritic, isRoot, startHarness, testProfiles, type Harness, delegate } from './runtime-harness';
 
 let harness: Harness;
 afterEach(async () => {
   await harness.close();
 });
 
-const delegate = (agentId: string, title: string) => ({ name: 'agent_delegate', arguments: { agentId, task: { title, objective: `${title}, please.` } } });
 const hang = { fault: 'hang' as const };
 
 describe('with the test profiles', () => {

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, expect, test } from 'vitest';
 import { HostContractError } from '../../../src/errors';
 import type { RunStore } from '../../../src/store/run-store';
 import type { WorkspaceFile } from '../../../src/records/workspace-file';
-import { isChecker, isCritic, isRoot, snapshot, startHarness, type Harness } from './runtime-harness';
+import { isChecker, isCritic, isRoot, snapshot, startHarness, type Harness, delegate } from './runtime-harness';
 
 let harness: Harness;
 beforeEach(async () => {
@@ -11,8 +11,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await harness.close();
 });
-
-const delegate = (agentId: string, title: string) => ({ name: 'agent_delegate', arguments: { agentId, task: { title, objective: `${title}, please.` } } });
 
 test('one child failing never loses the other child’s result', async () => {
   harness.server.queue(

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, expect, test } from 'vitest';
-import { isCritic, isRoot, startHarness, type Harness } from './runtime-harness';
+import { isCritic, isRoot, startHarness, type Harness, delegateCritic } from './runtime-harness';
 
 let harness: Harness;
 beforeEach(async () => {
@@ -8,8 +8,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await harness.close();
 });
-
-const delegateCritic = { name: 'agent_delegate', arguments: { agentId: 'scene-critic', task: { title: 'Critique', objective: 'Critique the scene.' } } };
 
 /** The critic makes `mistake`, then returns; gives the tool result its mistake got. */
 async function criticMistakeResult(mistake: { name: string; arguments: Record<string, unknown> | string }): Promise<string> {
@@ -26,7 +24,7 @@ test('a child calling workspace.finish is told it cannot, and what it can use', 
   const actual = await criticMistakeResult({ name: 'workspace_finish', arguments: {} });
 
   expect(actual).toBe(
-    "Model tried to call unavailable tool 'workspace_finish'. Available tools: workspace_list, workspace_read, workspace_write, chat_read, task_return. To finish your task, call task_return.",
+    "There is no tool 'workspace_finish' you can call. Your tools: workspace_list, workspace_read, workspace_write, chat_read, task_return. To finish your task, call task_return.",
   );
 });
 
@@ -39,7 +37,7 @@ test('bad tool JSON comes back as the tool result with the fix in words', async 
 test('an unknown tool comes back as the tool result, listing the tools there are', async () => {
   const actual = await criticMistakeResult({ name: 'summon_dragon', arguments: {} });
 
-  expect(actual).toContain("Model tried to call unavailable tool 'summon_dragon'. Available tools: workspace_list");
+  expect(actual).toContain("There is no tool 'summon_dragon' you can call. Your tools: workspace_list");
 });
 
 test('arguments that fail the schema name the field to fix', async () => {

@@ -1,12 +1,10 @@
 import { afterEach, expect, test } from 'vitest';
-import { isCritic, isRoot, startHarness, type Harness } from './runtime-harness';
+import { isCritic, isRoot, startHarness, type Harness, delegateCritic } from './runtime-harness';
 
 let harness: Harness;
 afterEach(async () => {
   await harness.close();
 });
-
-const delegateCritic = { name: 'agent_delegate', arguments: { agentId: 'scene-critic', task: { title: 'Critique', objective: 'Critique the scene.' } } };
 
 test('a 429 with Retry-After is retried after the wait, then the run goes on', async () => {
   harness = await startHarness();

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, expect, test } from 'vitest';
 import type { AgentInvocation } from '../../../src/records/invocation';
 import type { RunStore } from '../../../src/store/run-store';
 import type { AgentTaskRecord } from '../../../src/records/task';
-import { freezingStore, isChecker, isCritic, isRoot, startHarness, type Harness } from './runtime-harness';
+import { freezingStore, isChecker, isCritic, isRoot, startHarness, type Harness, delegate } from './runtime-harness';
 
 let harness: Harness;
 beforeEach(async () => {
@@ -11,8 +11,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await harness.close();
 });
-
-const delegate = (agentId: string, title: string) => ({ name: 'agent_delegate', arguments: { agentId, task: { title, objective: `${title}, please.` } } });
 
 /** Resolves when the server has taken the checker's second request (and leaves it hanging). */
 let checkerHanging: Promise<void> = Promise.resolve();

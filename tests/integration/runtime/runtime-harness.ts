@@ -141,6 +141,12 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   };
 }
 
+/** The root's `agent_delegate` call for one task whose objective is `<title>, please.`. */
+export const delegate = (agentId: string, title: string) => ({ name: 'agent_delegate', arguments: { agentId, task: { title, objective: `${title}, please.` } } });
+
+/** The root's `agent_delegate` call handing the scene critic one critique. */
+export const delegateCritic = { name: 'agent_delegate', arguments: { agentId: 'scene-critic', task: { title: 'Critique', objective: 'Critique the scene.' } } };
+
 /** Requests made by one profile (by its marker). */
 export function requestsOf(server: ScriptedModelServer, marker: string): ScriptedRequest[] {
   return server.requests.filter((request) => request.systemText.includes(marker));

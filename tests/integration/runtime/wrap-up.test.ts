@@ -1,13 +1,12 @@
 import { afterEach, expect, test } from 'vitest';
 import { resultCapsuleSchema } from '../../../src/records/capsule';
-import { isCritic, isRoot, startHarness, testProfiles, type Harness } from './runtime-harness';
+import { isCritic, isRoot, startHarness, testProfiles, type Harness, delegateCritic } from './runtime-harness';
 
 let harness: Harness;
 afterEach(async () => {
   await harness.close();
 });
 
-const delegateCritic = { name: 'agent_delegate', arguments: { agentId: 'scene-critic', task: { title: 'Critique', objective: 'Critique the scene.' } } };
 const rootThatAwaits = (reply: string) => [{ toolCalls: [delegateCritic] }, { toolCalls: [{ name: 'agent_await', arguments: {} }] }, { content: reply }];
 const listAgain = { toolCalls: [{ name: 'workspace_list', arguments: {} }] };
 
@@ -38,7 +37,7 @@ test('a child at its round cap gets one last call offering only task_return, and
   expect(harness.server.requests.filter(isRoot)[2]?.lastMessageText).toContain('### scene-critic — partial result');
 });
 
-test('calls beyond the tool-call budget get "budget spent" and the wrap-up follows; task_return never counts', async () => {
+test('calls beyond the tool-call budget are not run and the wrap-up follows; task_return never counts', async () => {
   harness = await startHarness({ profiles: testProfiles({ critic: { budget: { maxRounds: 5, maxToolCalls: 1 } } }) });
   harness.server.queue(isRoot, ...rootThatAwaits('Done.'));
   harness.server.queue(
@@ -53,7 +52,7 @@ test('calls beyond the tool-call budget get "budget spent" and the wrap-up follo
   expect(criticRequests).toHaveLength(2);
   const toolResults = (criticRequests[1]?.body.messages ?? []).filter((message) => message.role === 'tool').map((message) => String(message.content));
   expect(toolResults[0]).toContain('Contents of your workspace:');
-  expect(toolResults[1]).toBe('Tool-call budget spent: chat_read was not run. Wrap up with what you have.');
+  expect(toolResults[1]).toBe('chat_read was not run: you have used all the tool calls this work allows. Finish with what you have.');
   expect(criticRequests[1]?.toolNames).toEqual(['task_return']);
   const { task, capsule } = await criticCapsule(actual.run.id);
   expect(capsule.status).toBe('partial');
