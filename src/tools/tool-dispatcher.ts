@@ -57,14 +57,15 @@ function mistake(toolName: string, code: string, content: string, counts: boolea
 export async function dispatchToolCall(input: DispatchInput): Promise<DispatchResult> {
   const { call, surface, context } = input;
   const canonical = toCanonicalToolName(call.name);
-  if (!isToolName(canonical) || !surface.includes(canonical)) {
-    return mistake(call.name, 'tool-unavailable', unavailable(call, surface), true);
-  }
-  const counts = canonical !== 'task.return';
+  const available = isToolName(canonical) && surface.includes(canonical);
+  // Only an available `task.return` is free: a call to a tool that does not exist counts like any
+  // other, so a model cannot loop on unknown names past its budget.
+  const counts = !(available && canonical === 'task.return');
   if (counts && !input.budgetLeft) {
     const content = `${call.name} was not run: you have used all the tool calls this work allows. Finish with what you have.`;
-    return { toolName: canonical, content, counts: false, refusedForBudget: true, problem: { code: 'tool-budget-spent', message: content } };
+    return { toolName: available ? canonical : call.name, content, counts: false, refusedForBudget: true, problem: { code: 'tool-budget-spent', message: content } };
   }
+  if (!available) return mistake(call.name, 'tool-unavailable', unavailable(call, surface), true);
   const parsed = parseToolArguments(canonical, call.arguments);
   if (!parsed.ok) return mistake(canonical, 'tool-arguments-json', parsed.message, counts);
   const tool = toolRegistry[canonical];
