@@ -3,7 +3,7 @@ import { CancelledError, HostContractError, RetinueError } from '../errors';
 import { parseToolArguments, toCanonicalToolName, toProviderToolName, type ToolCallRequest } from '../model/tool-protocol';
 import type { ToolName } from '../runtime/invocation-policy';
 import { toolRegistry } from './registry';
-import type { InvocationEnding, ToolContext } from './tool-definition';
+import type { InvocationEnding, TaskHandover, ToolContext } from './tool-definition';
 
 export interface DispatchInput {
   call: ToolCallRequest;
@@ -26,6 +26,8 @@ export interface DispatchResult {
   refusedForBudget: boolean;
   /** What went wrong, for the journal (the model reads `content`). */
   problem?: { code: string; message: string };
+  /** Tasks this result hands over, to record with it. */
+  handover?: TaskHandover;
 }
 
 function isToolName(name: string): name is ToolName {
@@ -76,7 +78,7 @@ export async function dispatchToolCall(input: DispatchInput): Promise<DispatchRe
   }
   try {
     const outcome = await tool.execute(validated.data, context);
-    return { toolName: canonical, content: outcome.content, ending: outcome.ending, counts, refusedForBudget: false };
+    return { toolName: canonical, content: outcome.content, ending: outcome.ending, counts, refusedForBudget: false, handover: outcome.handover };
   } catch (error) {
     if (error instanceof HostContractError || error instanceof CancelledError) throw error;
     if (context.signal.aborted) throw error;
