@@ -26,6 +26,8 @@ export interface ModelCallRequest {
    * is retried, the text starts again from the beginning after `onRetry`.
    */
   onTextDelta?: (text: string) => void;
+  /** Told as each attempt starts, once it holds a connection slot (time before was spent waiting). */
+  onAttemptStart?: () => void;
   /** Told before each retry, so a journal or UI can show it (and drop text streamed so far). */
   onRetry?: (retry: ModelCallRetry) => void;
 }
