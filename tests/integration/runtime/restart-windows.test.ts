@@ -159,3 +159,30 @@ test('a task’s deadline is kept across a restart: time since its first model c
   expect(task).toMatchObject({ status: 'failed', error: { code: 'task-timeout' } });
   expect(harness.server.requests.filter(isCritic)).toHaveLength(1);
 });
+
+test('a result stored just before the runtime died is used as it is: resume does not run its child again', async () => {
+  harness = await startHarness();
+  harness.server.queue(isRoot, { toolCalls: [delegate('scene-critic', 'Critique')] }, { toolCalls: [{ name: 'agent_await', arguments: {} }] }, replyFrom);
+  harness.server.queue(isCritic, criticReturns('Critic says A.'), criticReturns('Critic says B.'));
+  // Dies as the task is pointed at its stored capsule, before the task's end is recorded.
+  const dying = storeDyingWhen(harness.store, async (store) => {
+    const [run] = await store.listRuns();
+    return run !== undefined && (await store.listTasks(run.id)).some((task) => task.resultRef !== undefined);
+  });
+  const runId = await runUntilDeath(dying);
+  const [stored] = await harness.store.listTasks(runId);
+  const capsuleBefore = (await harness.store.readFile(runId, stored?.resultRef ?? ''))?.content;
+  const resumeSeq = (await harness.journal(runId)).length;
+  const later = () => Date.now() + 60_000;
+
+  const actual = await harness.newRuntime(undefined, { now: later }).resumeRun(runId, { resolveModel: harness.resolveModel });
+
+  expect(actual.reply).toBe('With the critique.');
+  expect(harness.server.requests.filter(isCritic)).toHaveLength(1);
+  expect((await harness.store.readFile(runId, stored?.resultRef ?? ''))?.content).toBe(capsuleBefore);
+  const criticSteps = (await harness.journal(runId))
+    .slice(resumeSeq)
+    .filter((event) => event.invocationId === stored?.childInvocationId && event.type !== 'invocation-end');
+  expect(criticSteps).toEqual([]);
+  expect((await harness.store.listTasks(runId))[0]?.status).toBe('completed');
+});
