@@ -7,7 +7,7 @@ import { addUsage, type Usage } from '../records/usage';
 import type { AgentProfile, SettingsDefaults } from '../settings/schema';
 import type { RunStore } from '../store/run-store';
 import { RunWorkspace } from '../workspace/run-workspace';
-import type { ModelResolver } from './agent-runtime';
+import type { ModelResolver } from '../model/model-resolver';
 import { RunJournal } from './run-journal';
 import { TaskScheduler, type TaskTimer } from './scheduler';
 

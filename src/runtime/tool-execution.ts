@@ -4,7 +4,7 @@ import { dispatchToolCall } from '../tools/tool-dispatcher';
 import type { InvocationEnding, ToolContext } from '../tools/tool-definition';
 import { toolCallFits } from './budget';
 import { appendAndSave, appendToolResult, journalIds, type InvocationDriver } from './invocation-driver';
-import type { ToolName } from './invocation-policy';
+import type { ToolName } from '../settings/tool-names';
 
 export interface ToolExecutionOptions {
   /** The forced wrap-up call: only `task.return` is offered and a result is partial. */

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { SnapshotMessage } from '../hosts/prompt-snapshot';
 import type { ResultCapsule } from '../records/capsule';
 import type { AgentTaskRecord, TaskBrief } from '../records/task';
-import type { ToolName } from '../runtime/invocation-policy';
+import type { ToolName } from '../settings/tool-names';
 import type { AgentProfile } from '../settings/schema';
 import type { WorkspaceView } from '../workspace/workspace-view';
 

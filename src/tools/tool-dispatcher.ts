@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { CancelledError, HostContractError, RetinueError } from '../errors';
 import { parseToolArguments, toCanonicalToolName, toProviderToolName, type ToolCallRequest } from '../model/tool-protocol';
-import type { ToolName } from '../runtime/invocation-policy';
+import type { ToolName } from '../settings/tool-names';
 import { toolRegistry } from './registry';
 import type { InvocationEnding, TaskHandover, ToolContext } from './tool-definition';
 
