@@ -9,7 +9,7 @@ import type { AgentRuntime, AgentRuntimeOptions } from '../runtime/agent-runtime
 import { openRunStore } from '../store/idb-run-store';
 import type { RunStore } from '../store/run-store';
 import { parseRunnerArguments, RUNNER_USAGE, RunnerUsageError } from './runner-arguments';
-import { loadRunnerSettings, loadRunnerSnapshot } from './runner-inputs';
+import { addRunnerAgentFiles, loadRunnerSettings, loadRunnerSnapshot } from './runner-inputs';
 import { collectRunnerReport, formatTaskTable } from './runner-report';
 
 /** Exit statuses of `retinue run`. */
@@ -51,7 +51,12 @@ export async function runHeadless(environment: HeadlessRunnerEnvironment): Promi
       return RUNNER_EXIT.completed;
     }
     const runnerArguments = parsed.arguments;
-    const settings = await loadRunnerSettings(runnerArguments.settingsFile);
+    let settings = await loadRunnerSettings(runnerArguments.settingsFile);
+    if (runnerArguments.agentsDirectory !== undefined) {
+      const withAgents = await addRunnerAgentFiles(settings, runnerArguments.agentsDirectory);
+      settings = withAgents.settings;
+      withAgents.notes.forEach((note) => progress(note));
+    }
     const snapshot = await loadRunnerSnapshot(runnerArguments);
     prepared = { runnerArguments, settings, snapshot };
   } catch (error) {
