@@ -94,11 +94,11 @@ export function serveRunPort(port: RunServicePort, dependencies: RunPortDependen
       relay = createPageRelayedFetch(post);
       void begin(message, relay)
         .catch((error: unknown) => {
+          runUnderway = false;
           const fallback = fallbackForError(error instanceof RetinueError ? error : new HostContractError('unexpected-error', String(error)));
           if (fallback) fallBackToPageModel(fallback);
           else answerFailure(pageAnswerForCrash(error));
-        })
-        .finally(() => (runUnderway = false));
+        });
     } else if (message.type === 'run-abort') {
       abort.abort(new CancelledError('The page stopped the generation.'));
     } else if (message.type !== 'keep-alive') {
