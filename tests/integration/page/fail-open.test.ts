@@ -181,7 +181,7 @@ describe('a run that cannot do its job answers with the page’s own generation'
         },
       });
     server.queue(isRoot, { toolCalls: [{ name: 'agent_list', arguments: {} }] }, { content: 'never reached' });
-    const sent = { model: 'scripted-model', messages: chat, stream: false };
+    const sent = { model: 'scripted-model', messages: chat, stream: false as const };
 
     const completion = await pageClient().chat.completions.create(sent);
 
