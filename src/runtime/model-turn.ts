@@ -25,7 +25,7 @@ export async function runModelTurn(driver: InvocationDriver, prepared: PreparedT
     ...ids,
     data: { round, model: model.label, tools: (prepared.tools ?? []).map((tool) => (tool.type === 'function' ? tool.function.name : tool.type)) },
   });
-  const turnStream = driver.replyStream?.startTurn();
+  const turnStream = driver.replyStream?.startTurn((prepared.tools?.length ?? 0) > 0);
   let result;
   try {
     result = await model.call({

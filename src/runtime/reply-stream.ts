@@ -27,9 +27,23 @@ export interface ReplyTurnStream {
 
 /** The root invocation's reply stream across its turns. */
 export interface RootReplyStream {
-  startTurn(): ReplyTurnStream;
+  /** A gate for the next model turn; `toolsOffered` says whether that turn may call tools. */
+  startTurn(toolsOffered: boolean): ReplyTurnStream;
   /** Whether the last turn's text went to the page in full (a reply from it needs no resending). */
   readonly lastTurnStreamed: boolean;
+}
+
+/**
+ * The opening of a turn that may still call tools is held until it is past its first sentence (more
+ * text follows a sentence end or a line break): a preamble such as "I will ask the critic first."
+ * comes right before the tool call, a reply goes on writing. An opening this long is shown anyway.
+ */
+export const OPENING_MAX_CHARS = 400;
+const OPENING_DONE = /[.!?…。！？:;]["'”’)\]*_]*\s+\S|[。！？]\S|\n\s*\S/u;
+
+/** Whether the reply text so far is past its opening (see {@link OPENING_MAX_CHARS}). */
+export function pastOpening(body: string): boolean {
+  return body.length > OPENING_MAX_CHARS || OPENING_DONE.test(body);
 }
 
 const THINK_OPEN = '<think>';
@@ -49,8 +63,9 @@ function partialMarkerAtEnd(text: string, marker: string): number {
  * may is held until the turn ends (released if the turn calls no tools, else dropped) or until the
  * guard sees it is not a call after all.
  */
-function createTurnGate(send: (event: ReplyStreamEvent) => void, onEnd: (streamed: boolean) => void): ReplyTurnStream {
+function createTurnGate(send: (event: ReplyStreamEvent) => void, holdOpening: boolean, onEnd: (streamed: boolean) => void): ReplyTurnStream {
   let content = '';
+  let openingHeld = holdOpening;
   /** Where the reply text starts in `content` (after a leading think block), or -1 while undecided. */
   let bodyStart = -1;
   /** How much of the think block went out as reasoning. */
@@ -86,6 +101,10 @@ function createTurnGate(send: (event: ReplyStreamEvent) => void, onEnd: (streame
       bodyStart += rest.length - rest.trimStart().length;
     }
     const body = content.slice(bodyStart);
+    if (openingHeld && !everything) {
+      if (!pastOpening(body)) return;
+      openingHeld = false;
+    }
     const limit = everything ? body.length : heldFrom(body);
     if (limit > shown) {
       send({ kind: 'reply-delta', text: body.slice(shown, limit) });
@@ -117,6 +136,7 @@ function createTurnGate(send: (event: ReplyStreamEvent) => void, onEnd: (streame
       bodyStart = -1;
       thinkShown = 0;
       callsTools = false;
+      openingHeld = holdOpening;
     },
     end(turnCallsTools) {
       if (over) return;
@@ -135,17 +155,20 @@ function createTurnGate(send: (event: ReplyStreamEvent) => void, onEnd: (streame
 
 /**
  * The root's reply stream: each model turn gets a gate; `send` carries the events to the page.
+ * A turn's opening is held (see {@link OPENING_MAX_CHARS}) when it may call tools and the root is
+ * not yet done with its helpers (`helpersDone`: it delegated, and every task it started has ended):
+ * then its text is almost surely the reply and goes out from the first word.
  *
  * @example
- * const replyStream = createRootReplyStream((event) => port.post(event));
- * const turn = replyStream.startTurn(); // then turn.text(...), turn.end(false)
+ * const replyStream = createRootReplyStream((event) => port.post(event), () => false);
+ * const turn = replyStream.startTurn(true); // then turn.text(...), turn.end(false)
  */
-export function createRootReplyStream(send: (event: ReplyStreamEvent) => void): RootReplyStream {
+export function createRootReplyStream(send: (event: ReplyStreamEvent) => void, helpersDone: () => boolean): RootReplyStream {
   let lastTurnStreamed = false;
   return {
-    startTurn() {
+    startTurn(toolsOffered) {
       lastTurnStreamed = false;
-      return createTurnGate(send, (streamed) => {
+      return createTurnGate(send, toolsOffered && !helpersDone(), (streamed) => {
         lastTurnStreamed = streamed;
       });
     },

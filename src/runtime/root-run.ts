@@ -89,7 +89,7 @@ export async function runRoot(session: RunSession, rootInvocation: AgentInvocati
       signal: session.signal,
       workspace: createRootWorkspaceView(session.workspace),
       delegation: policy.tools.some((tool) => tool.startsWith('agent.')) ? createDelegationPort(session, invocation, profile) : undefined,
-      replyStream: session.createReplyStream(),
+      replyStream: session.createReplyStream(invocation.id),
     };
     try {
       const ending = await runInvocationLoop(driver);

@@ -139,15 +139,19 @@ export class RunSession {
   }
 
   /** A stream for the root's reply, or undefined when nobody listens for one. */
-  createReplyStream(): RootReplyStream | undefined {
+  createReplyStream(rootInvocationId: string): RootReplyStream | undefined {
     const listener = this.replyListener;
     if (!listener) return undefined;
-    return createRootReplyStream((event) => {
+    const send = (event: ReplyStreamEvent) => {
       try {
         listener(event);
       } catch {
         // A listener that throws must not break the run; the reply still goes out at the end.
       }
+    };
+    return createRootReplyStream(send, () => {
+      const started = this.tasksOf(rootInvocationId);
+      return started.length > 0 && started.every((task) => task.status !== 'queued' && task.status !== 'running');
     });
   }
 

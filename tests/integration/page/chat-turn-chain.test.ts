@@ -223,7 +223,7 @@ describe('a chat turn from the page', () => {
   });
 
   test("the host-bound root's reply streams into the page as the model writes it; Stop stops the model call", async () => {
-    const reply = Array.from({ length: 30 }, (_, index) => `w${index}`).join(' ');
+    const reply = Array.from({ length: 30 }, (_, index) => `Drop ${index} falls.`).join(' ');
     server.queue(isRoot, { content: reply, slowly: { pieces: 30, delayMs: 30 } });
     const controller = new AbortController();
     const stream = await pageClient().chat.completions.create({ model: 'scripted-model', messages: chat, stream: true }, { signal: controller.signal });

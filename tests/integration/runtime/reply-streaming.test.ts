@@ -24,7 +24,7 @@ function startRecording(options: { signal?: AbortSignal } = {}) {
   return { seen, done, reply: () => textOf('reply-delta'), reasoning: () => textOf('reasoning-delta') };
 }
 
-const LONG_REPLY = Array.from({ length: 40 }, (_, index) => `Word${index} `).join('').trim();
+const LONG_REPLY = Array.from({ length: 12 }, (_, index) => `Sentence ${index} of the reply goes on.`).join(' ');
 
 async function waitFor(check: () => boolean, what: string): Promise<void> {
   const deadline = Date.now() + 10_000;
@@ -55,32 +55,31 @@ test("a long reply reaches the listener delta by delta, over the model's own wri
   expect(deltas[0]?.at ?? Infinity).toBeLessThan((written[0] ?? 0) + modelSpread / 2);
 });
 
-test('text the root writes before a tool call is marked discarded and is in no final reply', async () => {
+test('a preamble the root writes before its tool calls is never sent; the reply after its helpers streams from the first word', async () => {
+  const finalReply = 'The duel is tense now. Rain hammers the roof.';
   harness.server.queue(
     isRoot,
     { content: 'Let me ask the critic first.', toolCalls: [delegateCritic] },
     { toolCalls: [{ name: 'agent_await', arguments: {} }] },
-    { content: 'The duel is tense now.' },
+    { content: finalReply, slowly: { pieces: 20, delayMs: 5 } },
   );
   harness.server.queue(isCritic, { toolCalls: [{ name: 'task_return', arguments: { summary: 'More tension.' } }] });
 
   const recording = startRecording();
   const actual = await recording.done;
 
-  expect(actual.reply).toBe('The duel is tense now.');
+  expect(actual.reply).toBe(finalReply);
   expect(actual.replyStreamed).toBe(true);
-  const kinds = recording.seen.map(({ event }) => event.kind);
-  const discarded = kinds.indexOf('reply-discarded');
-  expect(discarded).toBeGreaterThan(0);
-  const afterDiscard = recording.seen.slice(discarded + 1).flatMap(({ event }) => (event.kind === 'reply-delta' ? [event.text] : []));
-  expect(afterDiscard.join('')).toBe('The duel is tense now.');
-  expect(afterDiscard.join('')).not.toContain('Let me ask');
+  expect(recording.seen.map(({ event }) => event.kind)).not.toContain('reply-discarded');
+  expect(recording.reply()).toBe(finalReply);
+  const firstDelta = recording.seen.find(({ event }) => event.kind === 'reply-delta')?.event;
+  expect(firstDelta).toEqual({ kind: 'reply-delta', text: finalReply.slice(0, Math.ceil(finalReply.length / 20)) });
 });
 
 test('a reply committed from a file after streamed text is not marked as streamed', async () => {
   harness.server.queue(
     isRoot,
-    { content: 'Thinking aloud.', toolCalls: [{ name: 'workspace_write', arguments: { path: 'output/reply.md', content: 'The committed reply.' } }] },
+    { content: 'Thinking aloud. Writing the reply to a file.', toolCalls: [{ name: 'workspace_write', arguments: { path: 'output/reply.md', content: 'The committed reply.' } }] },
     { toolCalls: [{ name: 'workspace_commit', arguments: { path: 'output/reply.md' } }] },
   );
 
