@@ -244,6 +244,25 @@ describe('a chat turn from the page', () => {
     expect(rootRequest?.contentWrittenAt.length).toBeLessThan(25);
   });
 
+  test('a root on a connection streams its reply into the page the same way', async () => {
+    const document = settingsFor(server, new URL(server.baseURL).origin);
+    const root = document.profiles?.find((profile) => profile.id === 'root');
+    if (root) root.model = { binding: 'connection', connectionId: 'local' };
+    settings = settingsSchema.parse(document);
+    const reply = Array.from({ length: 12 }, (_, index) => `Gust ${index} howls.`).join(' ');
+    server.queue(isRoot, { content: reply, slowly: { pieces: 12, delayMs: 20 } });
+    const stream = await pageClient().chat.completions.create({ model: 'scripted-model', messages: chat, stream: true });
+    const shown: string[] = [];
+    for await (const chunk of stream) {
+      const content = chunk.choices[0]?.delta.content;
+      if (content) shown.push(content);
+    }
+
+    expect(shown.join('')).toBe(reply);
+    expect(shown.length).toBeGreaterThanOrEqual(8);
+    expect(server.requests.find(isRoot)?.headers['authorization']).toBe('Bearer sk-local');
+  });
+
   test('a non-streamed page request gets the whole reply as JSON at the end', async () => {
     server.queue(isRoot, { content: 'The whole reply, at once.', slowly: { pieces: 8, delayMs: 5 } });
     const completion = await pageClient().chat.completions.create({ model: 'scripted-model', messages: chat, stream: false });
