@@ -29,8 +29,9 @@ describe('Firefox: the sidebar', () => {
   });
 
   test('follows a delegated run live and opens a task to its result', async () => {
-    const sidebar = await scenario.browser.openExtensionPage(`sidepanel.html?origin=${encodeURIComponent(scenario.fixtures.origins.primary)}`);
-    await sidebar.setViewport({ width: 400, height: 900 });
+    const sidebar = await scenario.browser.openExtensionPage(`sidepanel.html?origin=${encodeURIComponent(scenario.fixtures.origins.primary)}`, {
+      windowSize: { width: 400, height: 900 },
+    });
     await waitUntil(async () => (await sidebar.evaluate(() => document.querySelector('.empty-state h2')?.textContent)) ?? undefined, {
       description: 'the empty state in the sidebar',
     });
