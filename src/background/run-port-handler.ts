@@ -1,17 +1,21 @@
-import { CancelledError, ConfigurationError } from '../errors';
+import { CancelledError, ConfigurationError, HostContractError, RetinueError } from '../errors';
 import type { HostNotice } from '../hosts/host-adapter';
 import { chooseHostAdapter } from '../hosts/host-adapters';
 import { createPageRelayedFetch, type PageRelayedFetch } from '../hosts/page-relayed-fetch';
 import { PROMPT_SNAPSHOT_PATH, type PromptSnapshot } from '../hosts/prompt-snapshot';
 import {
   bridgeToBackgroundMessageSchema,
+  RUN_STREAM_TEXT_MAX_CHARS,
   type BackgroundToBridgeMessage,
   type BridgeToBackgroundMessage,
 } from '../messaging/run-port-messages';
 import type { ConcurrencyLimiter } from '../model/concurrency-limiter';
 import type { ModelClientOptions } from '../model/create-model-client';
 import { createModelResolver } from '../model/model-resolver';
+import type { RunFallback } from '../records/run';
 import type { RunOutcome } from '../runtime/agent-runtime';
+import { fallbackForError, PageModelFallbackError } from '../runtime/fail-open';
+import type { ReplyStreamEvent } from '../runtime/reply-stream';
 import type { Settings } from '../settings/schema';
 import { findSite, isSiteSwitchedOn, rootProfileIdFor } from '../settings/site-settings';
 import type { BackgroundContext } from './background-context';
@@ -52,6 +56,18 @@ export function senderOrigin(sender: RunServicePort['sender']): string | undefin
   }
 }
 
+/** Sends one reply-stream event over the port, long text in several messages. */
+function postReplyStreamEvent(event: ReplyStreamEvent, post: (message: BackgroundToBridgeMessage) => void): void {
+  if (event.kind === 'reply-discarded') {
+    post({ type: 'run-reply-discarded' });
+    return;
+  }
+  const type = event.kind === 'reply-delta' ? 'run-reply-delta' : 'run-reasoning-delta';
+  for (let start = 0; start < event.text.length; start += RUN_STREAM_TEXT_MAX_CHARS) {
+    post({ type, text: event.text.slice(start, start + RUN_STREAM_TEXT_MAX_CHARS) });
+  }
+}
+
 /**
  * Serves one run port: `run-start` (or `run-resume` after the service worker restarted) runs the
  * turn; progress, the reply or an error in words go back; `run-abort` or the port's loss cancels the
@@ -66,6 +82,7 @@ export function serveRunPort(port: RunServicePort, dependencies: RunPortDependen
   const abort = new AbortController();
   let relay: PageRelayedFetch | undefined;
   let begun = false;
+  let runUnderway = false;
   let closed = false;
   const post = (message: BackgroundToBridgeMessage) => {
     if (closed) return;
@@ -89,7 +106,13 @@ export function serveRunPort(port: RunServicePort, dependencies: RunPortDependen
       if (begun) return;
       begun = true;
       relay = createPageRelayedFetch(post);
-      void begin(message, relay).catch((error: unknown) => answerFailure(pageAnswerForCrash(error)));
+      void begin(message, relay)
+        .catch((error: unknown) => {
+          runUnderway = false;
+          const fallback = fallbackForError(error instanceof RetinueError ? error : new HostContractError('unexpected-error', String(error)));
+          if (fallback) fallBackToPageModel(fallback);
+          else answerFailure(pageAnswerForCrash(error));
+        });
     } else if (message.type === 'run-abort') {
       abort.abort(new CancelledError('The page stopped the generation.'));
     } else if (message.type !== 'keep-alive') {
@@ -99,6 +122,23 @@ export function serveRunPort(port: RunServicePort, dependencies: RunPortDependen
 
   const answerFailure = ({ status, message }: { status: number; message: string }) => post({ type: 'run-failed', status, message });
 
+  /**
+   * Fail open (DESIGN.md §13): the page's original request goes, unmodified, to the page's own server
+   * and the side panel says why. A run under way ends `failed` with `fallback` set (its end then sends
+   * the page on); without one, a page notice keeps the reason.
+   *
+   * @example
+   * fallBackToPageModel({ code: 'limit-root-timeout', reason: 'The turn ran past the 10-minute limit.' });
+   */
+  function fallBackToPageModel(fallback: RunFallback): void {
+    if (runUnderway && !abort.signal.aborted) {
+      abort.abort(new PageModelFallbackError(fallback));
+      return;
+    }
+    dependencies.recordNotice(origin as string, { code: `fallback-${fallback.code}`, messageKey: 'page_notice_fallback', substitutions: [fallback.reason] });
+    post({ type: 'pass-through' });
+  }
+
   async function begin(message: RunBeginning, pageFetch: PageRelayedFetch): Promise<void> {
     const settings = await dependencies.context.getSettings();
     if (!isSiteSwitchedOn(settings, origin as string)) {
@@ -107,8 +147,10 @@ export function serveRunPort(port: RunServicePort, dependencies: RunPortDependen
     }
     const outcome =
       message.type === 'run-start' ? await startRun(message, settings, pageFetch) : await resumeRun(message.runId, settings, pageFetch);
+    runUnderway = false;
     if (!outcome || outcome.suspended) return;
-    if (outcome.run.status === 'completed') post({ type: 'run-reply', reply: outcome.reply });
+    if (outcome.run.status === 'completed') post({ type: 'run-reply', reply: outcome.reply, ...(outcome.replyStreamed ? { streamed: true } : {}) });
+    else if (outcome.run.fallback) post({ type: 'pass-through' });
     else answerFailure(pageAnswerForRun(outcome.run));
   }
 
@@ -132,6 +174,7 @@ export function serveRunPort(port: RunServicePort, dependencies: RunPortDependen
       return undefined;
     }
     const runtime = await dependencies.context.getRuntime();
+    runUnderway = true;
     return runtime.startRun({
       origin: origin as string,
       adapter: adapter.id,
@@ -140,6 +183,7 @@ export function serveRunPort(port: RunServicePort, dependencies: RunPortDependen
       resolveModel: resolverFor(settings, reading.snapshot, pageFetch),
       signal: abort.signal,
       onProgress: (line) => post({ type: 'run-progress', line: line.slice(0, 500) }),
+      onReplyStream: (event) => postReplyStreamEvent(event, post),
       onRunCreated: (run) => post({ type: 'run-accepted', runId: run.id }),
     });
   }
@@ -162,10 +206,12 @@ export function serveRunPort(port: RunServicePort, dependencies: RunPortDependen
       const snapshot = snapshotFile ? (JSON.parse(snapshotFile.content) as PromptSnapshot) : { messages: [] };
       post({ type: 'run-accepted', runId });
       const runtime = await dependencies.context.getRuntime();
+      runUnderway = true;
       return await runtime.resumeRun(runId, {
         resolveModel: resolverFor(settings, snapshot, pageFetch),
         signal: abort.signal,
         onProgress: (line) => post({ type: 'run-progress', line: line.slice(0, 500) }),
+        onReplyStream: (event) => postReplyStreamEvent(event, post),
       });
     } finally {
       dependencies.context.runClaims.releaseResume(runId);
