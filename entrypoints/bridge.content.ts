@@ -1,6 +1,6 @@
 import { browser } from 'wxt/browser';
 import { acceptPageHookPorts, servePagePort } from '../src/bridge/page-connection';
-import type { RunPort } from '../src/bridge/run-session';
+import type { RunPort } from '../src/bridge/chat-turn-relay';
 import { watchSiteEnabled } from '../src/bridge/site-state';
 import { RUN_PORT_NAME } from '../src/messaging/run-port-messages';
 

@@ -1,7 +1,7 @@
 import type { BridgeToPageMessage } from '../messaging/page-messages';
 import { parsePageMessage } from '../messaging/page-messages';
 import { BRIDGE_READY, PAGE_HOOK_CONNECT } from '../messaging/page-channel-names';
-import { createRunSession, type RunPort, type RunSession } from './run-session';
+import { createChatTurnRelay, type ChatTurnRelay, type RunPort } from './chat-turn-relay';
 
 /** A page has one page hook; a few more ports are tolerated (a reload race), then ignored. */
 const MAX_PAGE_PORTS = 4;
@@ -21,7 +21,7 @@ export interface PagePortOptions {
  * page's server untouched and nothing else is answered.
  */
 export function servePagePort(port: MessagePort, options: PagePortOptions): void {
-  const sessions = new Map<string, RunSession>();
+  const sessions = new Map<string, ChatTurnRelay>();
   const toPage = (message: BridgeToPageMessage) => port.postMessage(JSON.stringify(message));
 
   port.onmessage = (event: MessageEvent) => {
@@ -40,7 +40,7 @@ export function servePagePort(port: MessagePort, options: PagePortOptions): void
       }
       sessions.set(
         requestId,
-        createRunSession({
+        createChatTurnRelay({
           requestId,
           start: message,
           openPort: options.openRunPort,

@@ -60,7 +60,9 @@ export function createPageRelayedFetch(post: (message: HostCallRequestMessage) =
       switch (message.type) {
         case 'host-call-start': {
           const stream = new ReadableStream<Uint8Array>({ start: (controller) => void (call.body = controller) });
-          call.resolve(new Response(stream, { status: message.status, headers: { 'content-type': message.contentType } }));
+          const headers: Record<string, string> = { 'content-type': message.contentType };
+          if (message.retryAfter !== undefined) headers['retry-after'] = message.retryAfter;
+          call.resolve(new Response(stream, { status: message.status, headers }));
           break;
         }
         case 'host-call-chunk':

@@ -32,6 +32,8 @@ export const pageToBridgeMessageSchema = z.discriminatedUnion('type', [
     callId,
     status: z.number().int().min(100).max(599),
     contentType: z.string().max(200),
+    /** The model's `Retry-After` header, so a rate-limited host call waits as long as it is asked to. */
+    retryAfter: z.string().max(100).optional(),
   }),
   z.strictObject({ type: z.literal('host-call-chunk'), requestId, callId, text: z.string().max(HOST_CALL_CHUNK_MAX_CHARS) }),
   z.strictObject({ type: z.literal('host-call-end'), requestId, callId }),

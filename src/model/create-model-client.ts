@@ -94,6 +94,7 @@ export function createModelClient(target: ModelTarget, options: ModelClientOptio
         });
         let outcome: AttemptOutcome;
         try {
+          request.onAttemptStart?.();
           outcome = await attempt(request);
         } finally {
           release();

@@ -30,6 +30,8 @@ export interface ModelCallRequest {
   onReasoningDelta?: (text: string) => void;
   /** Told at each chunk that carries a tool-call delta, so a listener knows early that the turn calls tools. */
   onToolCallDelta?: () => void;
+  /** Told as each attempt starts, once it holds a connection slot (time before was spent waiting). */
+  onAttemptStart?: () => void;
   /** Told before each retry, so a journal or UI can show it (and drop text streamed so far). */
   onRetry?: (retry: ModelCallRetry) => void;
 }

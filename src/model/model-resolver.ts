@@ -1,9 +1,11 @@
 import { ConfigurationError } from '../errors';
-import type { ModelResolver } from '../runtime/agent-runtime';
 import type { AgentProfile, Connection } from '../settings/schema';
 import { createConcurrencyLimiter, type ConcurrencyLimiter } from './concurrency-limiter';
 import { createModelClient, type ModelClientOptions } from './create-model-client';
 import type { ModelClient, ModelTarget } from './model-client';
+
+/** Gives each profile's model binding a client; `host` bindings go to the page (or the runner's endpoint). */
+export type ModelResolver = (profile: AgentProfile) => ModelClient;
 
 export interface ModelResolverOptions {
   /** The settings' connections, for profiles bound to a connection. */

@@ -20,13 +20,19 @@ export interface HostCallOptions {
 /**
  * Makes one `host`-binding model call with the page's original fetch, its captured endpoint and
  * headers, and streams the response text back. The headers stay here: only status, content type
- * and body text go back to the background.
+ * body text and a rate limit's Retry-After go back to the background.
  */
 export async function performHostCall(options: HostCallOptions): Promise<void> {
   try {
     const { url, init } = buildHostCall(options.template, options.body);
     const response = await options.originalFetch(url, { ...init, signal: options.signal });
-    options.send({ type: 'host-call-start', status: options.statusOf?.(response) ?? response.status, contentType: response.headers.get('content-type') ?? '' });
+    const retryAfter = response.headers.get('retry-after')?.slice(0, 100);
+    options.send({
+      type: 'host-call-start',
+      status: options.statusOf?.(response) ?? response.status,
+      contentType: response.headers.get('content-type') ?? '',
+      ...(retryAfter ? { retryAfter } : {}),
+    });
     if (response.body) {
       const reader = response.body.getReader();
       const decoder = new TextDecoder();

@@ -38,6 +38,13 @@ export const agentTaskRecordSchema = z.object({
   toolCallId: z.string().optional(),
   /** When the parent was given this task's result (by `agent.await`); it is not given twice. */
   resultDeliveredAt: z.number().optional(),
+  /** When the parent was told this task ended (a "meanwhile finished" line, or its own cancel); told once. */
+  announcedAt: z.number().optional(),
+  /**
+   * When the task runs out of time: set at its first model call to that time plus its timeout, and
+   * pushed back by the time it then spends waiting for a connection slot or a retry. Kept across a restart.
+   */
+  deadlineAt: z.number().optional(),
   createdAt: z.number(),
   startedAt: z.number().optional(),
   endedAt: z.number().optional(),

@@ -1,12 +1,11 @@
-import type { ModelClient } from '../model/model-client';
 import type { PromptSnapshot } from '../hosts/prompt-snapshot';
+import type { ModelResolver } from '../model/model-resolver';
 import type { AgentRun } from '../records/run';
 import type { ReplyStreamEvent } from './reply-stream';
 import type { AgentProfile, SettingsDefaults } from '../settings/schema';
 import type { RunStore } from '../store/run-store';
 
-/** Gives each profile's model binding a client; `host` bindings go to the page (or the runner's endpoint). */
-export type ModelResolver = (profile: AgentProfile) => ModelClient;
+export type { ModelResolver };
 
 export interface AgentRuntimeOptions {
   store: RunStore;

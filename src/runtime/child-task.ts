@@ -8,6 +8,8 @@ import type { InvocationDriver } from './invocation-driver';
 import { runInvocationLoop } from './invocation-loop';
 import { abortReason, isSuspended, TaskTimeoutError } from './run-signals';
 import type { RunSession } from './run-session';
+import type { TaskTimer } from './scheduler';
+import { clockedModel, createTaskClock } from './task-clock';
 import { createTaskResultPort, failedResult, writeTaskResult } from './task-result';
 import { samplingFor } from './turn-preparation';
 
@@ -23,19 +25,13 @@ function asRetinueError(error: unknown): RetinueError {
   return new HostContractError('unexpected-error', error instanceof Error ? error.message : String(error), { cause: error });
 }
 
-/** Records how a task ended: its child invocation, the task (with usage), journal and progress. */
+/**
+ * Records how a task ended: the task first (a resume goes by the task, so once this is stored the
+ * task is never started again), then its child invocation, the journal and progress.
+ */
 export async function endTask(session: RunSession, taskId: string, invocation: AgentInvocation | undefined, end: TaskEnd): Promise<void> {
   const now = session.now();
   const error = end.status === 'completed' ? undefined : end.error.toJSON();
-  if (invocation) {
-    const ended: AgentInvocation = { ...invocation, status: end.status, endedAt: now, ...(error ? { error } : {}) };
-    await session.store.putInvocation(ended);
-    session.journal.note('invocation-end', {
-      invocationId: ended.id,
-      taskId,
-      data: { status: end.status, usage: ended.usage, ...(error ? { error } : {}) },
-    });
-  }
   const task = session.tasks.get(taskId) as AgentTaskRecord;
   const finished: AgentTaskRecord = {
     ...task,
@@ -45,12 +41,36 @@ export async function endTask(session: RunSession, taskId: string, invocation: A
     ...(error ? { error } : {}),
   };
   await session.saveTask(finished);
+  if (invocation) {
+    const ended: AgentInvocation = { ...invocation, status: end.status, endedAt: now, ...(error ? { error } : {}) };
+    await session.store.putInvocation(ended);
+    session.journal.note('invocation-end', {
+      invocationId: ended.id,
+      taskId,
+      data: { status: end.status, usage: ended.usage, ...(error ? { error } : {}) },
+    });
+  }
   session.journal.note('task-end', {
     invocationId: task.parentInvocationId,
     taskId,
     data: { status: end.status, resultStatus: finished.resultStatus, workspaceKey: task.workspaceKey, usage: finished.usage, ...(error ? { error } : {}) },
   });
   session.reportProgress(`${task.workspaceKey} · ${task.task.title} — ${PROGRESS_WORD[end.status]}`);
+}
+
+/**
+ * After a restart: a task whose end was stored while its child invocation's was not (the runtime
+ * stopped in between) gets the invocation's end recorded now, from the task's.
+ */
+export async function completeEndRecords(session: RunSession, invocations: readonly AgentInvocation[]): Promise<void> {
+  for (const task of session.tasks.values()) {
+    if (task.status !== 'completed' && task.status !== 'failed' && task.status !== 'cancelled') continue;
+    const child = invocations.find((invocation) => invocation.id === task.childInvocationId);
+    if (!child || (child.status !== 'created' && child.status !== 'running')) continue;
+    const ended: AgentInvocation = { ...child, status: task.status, endedAt: task.endedAt ?? session.now(), ...(task.error ? { error: task.error } : {}) };
+    await session.store.putInvocation(ended);
+    session.journal.note('invocation-end', { invocationId: ended.id, taskId: task.id, data: { status: ended.status, usage: ended.usage, ...(task.error ? { error: task.error } : {}) } });
+  }
 }
 
 /** A failed task gets a failed capsule for its parent, then the failed status. */
@@ -64,7 +84,7 @@ async function failTask(session: RunSession, taskId: string, invocation: AgentIn
  * a capsule (completed or partial), a failed capsule (model failure, timeout, no result), or
  * cancelled. A suspended runtime writes nothing; a storage failure fails the whole run fast.
  */
-export async function runChildTask(session: RunSession, taskId: string, signal: AbortSignal): Promise<void> {
+export async function runChildTask(session: RunSession, taskId: string, signal: AbortSignal, timer: TaskTimer): Promise<void> {
   let invocation: AgentInvocation | undefined;
   try {
     const task = session.tasks.get(taskId);
@@ -76,18 +96,30 @@ export async function runChildTask(session: RunSession, taskId: string, signal: 
       await endTask(session, taskId, invocation, { status: 'completed', capsule: await session.capsuleOf(task) });
       return;
     }
+    if (invocation.status === 'cancelled' || invocation.status === 'failed') {
+      // Its end was being recorded when the runtime stopped (records written before that order):
+      // finish recording it, never start it again.
+      const error = new CancelledError(invocation.error?.message ?? 'The task was cancelled.');
+      await endTask(session, taskId, invocation, invocation.status === 'cancelled' ? { status: 'cancelled', error } : { status: 'failed', error });
+      return;
+    }
+    // A task that was already working when the runtime stopped was announced then: not again.
+    const resumed = task.status === 'running';
     await session.saveTask({ ...task, status: 'running', startedAt: task.startedAt ?? session.now() });
-    session.journal.note('task-start', { invocationId: task.parentInvocationId, taskId, data: { workspaceKey: task.workspaceKey, agentId: task.targetProfileId } });
-    session.reportProgress(`${task.workspaceKey} · ${task.task.title} — started`);
+    if (!resumed) {
+      session.journal.note('task-start', { invocationId: task.parentInvocationId, taskId, data: { workspaceKey: task.workspaceKey, agentId: task.targetProfileId } });
+      session.reportProgress(`${task.workspaceKey} · ${task.task.title} — started`);
+    }
     invocation = { ...invocation, status: 'running' };
     await session.store.putInvocation(invocation);
-    session.journal.note('invocation-start', { invocationId: invocation.id, taskId, data: { profileId: invocation.profileId, kind: 'subagent' } });
+    if (!resumed) session.journal.note('invocation-start', { invocationId: invocation.id, taskId, data: { profileId: invocation.profileId, kind: 'subagent' } });
     const profile = session.profile(task.targetProfileId);
+    const clock = createTaskClock(session, taskId, timer);
     const driver: InvocationDriver = {
       session,
       invocation,
       policy: childPolicy(profile),
-      model: session.resolveModel(profile),
+      model: clockedModel(session.resolveModel(profile), clock),
       sampling: samplingFor(session.snapshot, profile),
       signal,
       workspace: createChildWorkspaceView({ workspace: session.workspace, workspaceKey: task.workspaceKey }),

@@ -7,7 +7,7 @@ import { PROMPT_SNAPSHOT_PATH } from '../workspace/layout';
 import type { AgentRuntime, AgentRuntimeOptions, RunOutcome } from './agent-runtime';
 import { profileBudget } from './budget';
 import { chatMessageText } from './chat-text';
-import { cancelTask, runChildTask } from './child-task';
+import { cancelTask, completeEndRecords, runChildTask } from './child-task';
 import { rootPolicy } from './invocation-policy';
 import { rootMessages } from './root-context';
 import { runRoot } from './root-run';
@@ -125,6 +125,7 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
       const usage = invocations.reduce((total, invocation) => addUsage(total, invocation.usage), emptyUsage());
       const session = createSession(environment, { run: { ...run, usage }, snapshot, tasks, resolveModel: resume.resolveModel, onProgress: resume.onProgress, onReplyStream: resume.onReplyStream });
       await session.journal.record('run-resume', { invocationId: root.id, data: { tasks: tasks.length } });
+      await completeEndRecords(session, invocations);
       // Tasks that were running go first, so they keep their slots; queued ones follow in order.
       const unfinished = tasks.filter((task) => task.status === 'running' || task.status === 'queued');
       unfinished.sort((left, right) => Number(right.status === 'running') - Number(left.status === 'running') || left.createdAt - right.createdAt);

@@ -4,6 +4,7 @@ import type { AgentTaskRecord } from '../records/task';
 import type { AgentProfile } from '../settings/schema';
 import type { AwaitAnswer, AwaitRequest, DelegateAnswer, DelegateRequest, DelegationPort, TaskView } from '../tools/tool-definition';
 import { cancelTask } from './child-task';
+import { AWAIT_MAX_TIMEOUT_MS } from '../tools/agent-await';
 import { createTask } from './task-creation';
 import { delegableAgents } from './invocation-policy';
 import type { RunSession } from './run-session';
@@ -51,25 +52,36 @@ function selectTasks(session: RunSession, callerId: string, names: readonly stri
   return mine.filter((task) => names.includes(task.workspaceKey));
 }
 
+/** Extra wait past a task's own deadline, so its timeout (and failed capsule) lands inside the await. */
+const AWAIT_GRACE_MS = 5_000;
+
+/**
+ * How long an `agent.await` without `timeoutMs` waits: long enough for each selected task still
+ * working to reach its own deadline (a task not yet started has its whole timeout ahead), never
+ * less than `defaults.awaitTimeoutMs`, never more than the most an await may wait.
+ */
+export function defaultAwaitTimeoutMs(session: RunSession, tasks: readonly AgentTaskRecord[]): number {
+  const now = session.now();
+  const ahead = tasks
+    .filter((task) => !isEnded(task) && task.budget.timeoutMs !== undefined)
+    .map((task) => (task.deadlineAt !== undefined ? Math.max(0, task.deadlineAt - now) : (task.budget.timeoutMs as number)) + AWAIT_GRACE_MS);
+  return Math.min(AWAIT_MAX_TIMEOUT_MS, Math.max(session.environment.defaults.awaitTimeoutMs, ...ahead));
+}
+
+function statusWord(task: AgentTaskRecord): string {
+  if (task.status !== 'completed') return task.status;
+  return task.resultStatus === 'partial' ? 'partial result' : 'completed';
+}
+
 /**
  * Delegation for one caller (the root, for now): `agent.list`, `agent.delegate`, `agent.await`,
  * `agent.cancel` over the run's scheduler, with the caller's policy applied.
  */
 export function createDelegationPort(session: RunSession, caller: AgentInvocation, callerProfile: AgentProfile): DelegationPort {
-  const announced = new Set<string>();
   const allProfiles = () => [...session.environment.profiles.values()];
   const tasksLeft = () => Math.max(0, session.environment.defaults.maxTasksPerRun - session.tasks.size);
 
-  async function markDelivered(task: AgentTaskRecord): Promise<AgentTaskRecord> {
-    const current = session.tasks.get(task.id) ?? task;
-    if (current.resultDeliveredAt !== undefined) return current;
-    const delivered = { ...current, resultDeliveredAt: session.now() };
-    await session.saveTask(delivered);
-    return delivered;
-  }
-
   return {
-    defaultAwaitTimeoutMs: session.environment.defaults.awaitTimeoutMs,
     agents: () => delegableAgents(callerProfile, allProfiles()),
     tasksLeft,
 
@@ -90,7 +102,7 @@ export function createDelegationPort(session: RunSession, caller: AgentInvocatio
       const selectedIds = selectTasks(session, caller.id, request.tasks).map((task) => task.id);
       const current = () => selectedIds.map((id) => session.tasks.get(id) as AgentTaskRecord);
       const started = Date.now();
-      const deadline = started + request.timeoutMs;
+      const deadline = started + (request.timeoutMs ?? defaultAwaitTimeoutMs(session, current()));
       let deliver: AgentTaskRecord[] = [];
       let timedOut = false;
       while (request.mode !== 'statusOnly') {
@@ -117,10 +129,10 @@ export function createDelegationPort(session: RunSession, caller: AgentInvocatio
         await session.scheduler.waitForChange(remaining, signal);
       }
       signal.throwIfAborted();
+      // Delivery is marked with the tool result that carries it (see TaskHandover), never before.
       const deliveredIds = new Set(deliver.map((task) => task.id));
       const finished: TaskView[] = [];
       for (const task of deliver) finished.push({ ...(await viewOf(session, task)), alreadyDelivered: false });
-      for (const task of deliver) await markDelivered(task);
       const others: TaskView[] = [];
       for (const task of current()) if (!deliveredIds.has(task.id)) others.push(await viewOf(session, task));
       return { finished, others, timedOut, waitedMs: Date.now() - started };
@@ -130,22 +142,31 @@ export function createDelegationPort(session: RunSession, caller: AgentInvocatio
       const tasks = selectTasks(session, caller.id, names);
       const views: TaskView[] = [];
       for (const task of tasks) {
-        // The caller knows it cancelled these: no "meanwhile finished" line for them.
-        announced.add(task.id);
         if (!isEnded(task)) await cancelTask(session, task.id, 'Cancelled by the agent that delegated it.');
         views.push(await viewOf(session, session.tasks.get(task.id) ?? task));
       }
       return views;
     },
 
-    takeAnnouncement(): string | undefined {
+    announcement(handover) {
+      const covered = new Set([...(handover?.delivered ?? []), ...(handover?.announced ?? [])]);
       const news = session
         .tasksOf(caller.id)
-        .filter((task) => isEnded(task) && task.resultDeliveredAt === undefined && !announced.has(task.id));
+        .filter((task) => isEnded(task) && task.resultDeliveredAt === undefined && task.announcedAt === undefined && !covered.has(task.workspaceKey));
       if (news.length === 0) return undefined;
-      for (const task of news) announced.add(task.id);
-      const list = news.map((task) => `\`${task.workspaceKey}\` (${task.status === 'completed' ? (task.resultStatus === 'partial' ? 'partial result' : 'completed') : task.status})`).join(', ');
-      return `Meanwhile finished: ${list}. Call agent_await to read ${news.length === 1 ? 'its result' : 'their results'}.`;
+      const list = news.map((task) => `\`${task.workspaceKey}\` (${statusWord(task)})`).join(', ');
+      const line = `Meanwhile finished: ${list}. Call agent_await to read ${news.length === 1 ? 'its result' : 'their results'}.`;
+      return { line, names: news.map((task) => task.workspaceKey) };
+    },
+
+    handedOver(handover) {
+      const now = session.now();
+      return session.tasksOf(caller.id).flatMap((task) => {
+        const delivered = handover.delivered.includes(task.workspaceKey) && task.resultDeliveredAt === undefined;
+        const announced = handover.announced.includes(task.workspaceKey) && task.announcedAt === undefined;
+        if (!delivered && !announced) return [];
+        return [{ ...task, ...(delivered ? { resultDeliveredAt: now } : {}), ...(announced ? { announcedAt: now } : {}) }];
+      });
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { AgentInvocation } from '../records/invocation';
+import type { AgentTaskRecord } from '../records/task';
 import type { CallSampling, ModelClient } from '../model/model-client';
 import type { DelegationPort, TaskResultPort } from '../tools/tool-definition';
 import type { WorkspaceView } from '../workspace/workspace-view';
@@ -37,6 +38,20 @@ export async function appendAndSave(driver: InvocationDriver, ...messages: ChatC
     messages: [...driver.invocation.messages, ...(messages as unknown as AgentInvocation['messages'])],
   };
   await driver.session.store.putInvocation(driver.invocation);
+}
+
+/**
+ * Appends one tool result and saves it in one write with the task records it hands over (results
+ * delivered, ends announced), so a restart can neither lose the hand-over nor repeat it.
+ */
+export async function appendToolResult(driver: InvocationDriver, message: ChatCompletionMessageParam, handedOver: readonly AgentTaskRecord[]): Promise<void> {
+  const invocation: AgentInvocation = {
+    ...driver.invocation,
+    messages: [...driver.invocation.messages, message as unknown as AgentInvocation['messages'][number]],
+  };
+  await driver.session.store.putInvocation(invocation, { tasks: handedOver });
+  driver.invocation = invocation;
+  driver.session.rememberHandover(handedOver);
 }
 
 /** Journal fields naming this invocation (and its task). */

@@ -1,9 +1,6 @@
 import type { ExitPolicy } from '../records/invocation';
 import type { AgentProfile } from '../settings/schema';
-import { allowableToolNames, type AllowableToolName } from '../settings/tool-names';
-
-/** Every canonical tool name: what a profile may list, plus the runtime-only `task.return`. */
-export type ToolName = AllowableToolName | 'task.return';
+import { allowableToolNames, type AllowableToolName, type ToolName } from '../settings/tool-names';
 
 const DELEGATION_TOOLS: readonly ToolName[] = ['agent.list', 'agent.delegate', 'agent.await', 'agent.cancel'];
 const ROOT_ONLY_TOOLS: readonly ToolName[] = ['workspace.commit', 'workspace.finish'];

@@ -7,10 +7,10 @@ import { addUsage, type Usage } from '../records/usage';
 import type { AgentProfile, SettingsDefaults } from '../settings/schema';
 import type { RunStore } from '../store/run-store';
 import { RunWorkspace } from '../workspace/run-workspace';
-import type { ModelResolver } from './agent-runtime';
+import type { ModelResolver } from '../model/model-resolver';
 import { createRootReplyStream, type ReplyStreamEvent, type RootReplyStream } from './reply-stream';
 import { RunJournal } from './run-journal';
-import { TaskScheduler } from './scheduler';
+import { TaskScheduler, type TaskTimer } from './scheduler';
 
 /** What every run of one runtime shares. */
 export interface RuntimeEnvironment {
@@ -31,7 +31,7 @@ export interface RunSessionOptions {
   /** The root's reply as the model writes it (see reply-stream.ts); absent when nobody listens. */
   onReplyStream?: (event: ReplyStreamEvent) => void;
   /** Runs one child task to its end (records included); the scheduler calls it when a slot is free. */
-  runChildTask: (session: RunSession, taskId: string, signal: AbortSignal) => Promise<void>;
+  runChildTask: (session: RunSession, taskId: string, signal: AbortSignal, timer: TaskTimer) => Promise<void>;
 }
 
 /**
@@ -67,8 +67,7 @@ export class RunSession {
     this.scheduler = new TaskScheduler({
       maxRunning: options.environment.defaults.maxRunningChildren,
       parentSignal: this.controller.signal,
-      timeoutFor: (taskId) => this.tasks.get(taskId)?.budget.timeoutMs,
-      runTask: (taskId, signal) => options.runChildTask(this, taskId, signal),
+      runTask: (taskId, signal, timer) => options.runChildTask(this, taskId, signal, timer),
     });
   }
 
@@ -93,6 +92,17 @@ export class RunSession {
   async saveTask(task: AgentTaskRecord): Promise<void> {
     this.tasks.set(task.id, task);
     await this.store.putTask(task);
+  }
+
+  /**
+   * Takes in hand-over marks just stored with a tool result. Only those marks are merged: the
+   * records in memory may have moved on meanwhile (a task's deadline), and they win elsewhere.
+   */
+  rememberHandover(stored: readonly AgentTaskRecord[]): void {
+    for (const record of stored) {
+      const current = this.tasks.get(record.id) ?? record;
+      this.tasks.set(record.id, { ...current, resultDeliveredAt: record.resultDeliveredAt, announcedAt: record.announcedAt });
+    }
   }
 
   /** Tasks a given invocation started, in creation order. */

@@ -1,14 +1,22 @@
-import { childAbortController, TaskTimeoutError } from './run-signals';
+import { childAbortController } from './run-signals';
 
 export interface TaskSchedulerOptions {
   /** Children running at once in this run (`defaults.maxRunningChildren`). */
   maxRunning: number;
   /** The run's signal: aborting it aborts every child, with the run's reason. */
   parentSignal: AbortSignal;
-  /** The task's own timeout (its profile's `budget.timeoutMs`), if any. */
-  timeoutFor: (taskId: string) => number | undefined;
   /** Runs one task to its end, records included. Never expected to reject. */
-  runTask: (taskId: string, signal: AbortSignal) => Promise<void>;
+  runTask: (taskId: string, signal: AbortSignal, timer: TaskTimer) => Promise<void>;
+}
+
+/**
+ * A running task's own timeout. The task arms it itself (from its first model call on, see
+ * task-clock.ts), so time spent queued here does not count.
+ */
+export interface TaskTimer {
+  /** Aborts the task with `reason` after `delayMs` (replacing any earlier arming). */
+  arm(delayMs: number, reason: Error): void;
+  disarm(): void;
 }
 
 interface RunningTask {
@@ -18,7 +26,7 @@ interface RunningTask {
 
 /**
  * Runs delegated tasks in the background: at once while a slot is free, the rest in a queue, each
- * with its own AbortController under the run's signal and its own timeout. Per-connection caps
+ * with its own AbortController under the run's signal and a timer the task arms itself. Per-connection caps
  * are the model clients' business (their limiter), not the scheduler's.
  */
 export class TaskScheduler {
@@ -104,13 +112,21 @@ export class TaskScheduler {
 
   private start(taskId: string): void {
     const { controller, dispose } = childAbortController(this.options.parentSignal);
-    const timeoutMs = this.options.timeoutFor(taskId);
-    const timer = timeoutMs === undefined ? undefined : setTimeout(() => controller.abort(new TaskTimeoutError(timeoutMs)), timeoutMs);
+    let timeout: ReturnType<typeof setTimeout> | undefined;
+    const timer: TaskTimer = {
+      arm(delayMs, reason) {
+        clearTimeout(timeout);
+        // A deadline already past ends the task now, before it can make another call.
+        if (delayMs <= 0) controller.abort(reason);
+        else timeout = setTimeout(() => controller.abort(reason), delayMs);
+      },
+      disarm: () => clearTimeout(timeout),
+    };
     const done = Promise.resolve()
-      .then(() => this.options.runTask(taskId, controller.signal))
+      .then(() => this.options.runTask(taskId, controller.signal, timer))
       .catch(() => undefined)
       .finally(() => {
-        clearTimeout(timer);
+        timer.disarm();
         dispose();
         this.running.delete(taskId);
         this.pump();

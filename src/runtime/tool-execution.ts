@@ -3,8 +3,8 @@ import { addUsage } from '../records/usage';
 import { dispatchToolCall } from '../tools/tool-dispatcher';
 import type { InvocationEnding, ToolContext } from '../tools/tool-definition';
 import { toolCallFits } from './budget';
-import { appendAndSave, journalIds, type InvocationDriver } from './invocation-driver';
-import type { ToolName } from './invocation-policy';
+import { appendAndSave, appendToolResult, journalIds, type InvocationDriver } from './invocation-driver';
+import type { ToolName } from '../settings/tool-names';
 
 export interface ToolExecutionOptions {
   /** The forced wrap-up call: only `task.return` is offered and a result is partial. */
@@ -40,7 +40,8 @@ function contextFor(driver: InvocationDriver, toolCallId: string, wrappingUp: bo
 /**
  * Runs the tool calls of one assistant turn in order. Each result is appended and saved as it
  * comes (so a resumed round re-runs only what has no result), journaled, and counted against the
- * budget; results of tasks that finished meanwhile are announced on the next result.
+ * budget; results of tasks that finished meanwhile are announced on the next result, and what a
+ * result hands over is recorded in the same write.
  */
 export async function executeToolCalls(
   driver: InvocationDriver,
@@ -69,9 +70,11 @@ export async function executeToolCalls(
     if (!answered) {
       if (result.counts) driver.invocation = { ...driver.invocation, usage: addUsage(driver.invocation.usage, { toolCalls: 1 }) };
       if (result.counts) driver.session.addUsage({ toolCalls: 1 });
-      const announcement = driver.delegation?.takeAnnouncement();
-      const content = announcement ? `${result.content}\n\n${announcement}` : result.content;
-      await appendAndSave(driver, toolResultMessage(call.id, content));
+      const handover = result.handover ?? { delivered: [], announced: [] };
+      const announcement = driver.delegation?.announcement(handover);
+      const content = announcement ? `${result.content}\n\n${announcement.line}` : result.content;
+      const handedOver = driver.delegation?.handedOver({ ...handover, announced: [...handover.announced, ...(announcement?.names ?? [])] }) ?? [];
+      await appendToolResult(driver, toolResultMessage(call.id, content), handedOver);
     }
     driver.session.journal.note('tool-call-end', {
       ...ids,

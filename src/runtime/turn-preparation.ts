@@ -5,7 +5,7 @@ import { toProviderToolName, toToolDefinition } from '../model/tool-protocol';
 import type { AgentProfile } from '../settings/schema';
 import { toolRegistry } from '../tools/registry';
 import type { InvocationDriver } from './invocation-driver';
-import type { ToolName } from './invocation-policy';
+import type { ToolName } from '../settings/tool-names';
 
 /** What one model call is asked: the tools offered and how strongly. The history is the invocation's. */
 export interface PreparedTurn {

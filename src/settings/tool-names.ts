@@ -16,3 +16,9 @@ export const allowableToolNames = [
   'chat.read',
 ] as const;
 export type AllowableToolName = (typeof allowableToolNames)[number];
+
+/**
+ * Every canonical tool name: what a profile may list, plus the runtime-only `task.return`. It lives
+ * here, beside the list, so the runtime and the tools both import it without importing each other.
+ */
+export type ToolName = AllowableToolName | 'task.return';

@@ -110,9 +110,15 @@ class IdbRunStore implements RunStore {
     });
   }
 
-  async putInvocation(invocation: AgentInvocation): Promise<void> {
+  async putInvocation(invocation: AgentInvocation, options: { tasks?: readonly AgentTaskRecord[] } = {}): Promise<void> {
     const record = validateRecord(agentInvocationSchema, invocation, { kind: 'invocation', direction: 'store' });
-    await storeOperation(`save invocation ${record.id}`, () => this.putOrdered('invocations', record));
+    const tasks = (options.tasks ?? []).map((task) => validateRecord(agentTaskRecordSchema, task, { kind: 'task', direction: 'store' }));
+    await storeOperation(`save invocation ${record.id}`, async () => {
+      const transaction = this.database.transaction(tasks.length === 0 ? ['invocations'] : ['invocations', 'tasks'], 'readwrite');
+      await this.putOrdered(transaction, 'invocations', record);
+      for (const task of tasks) await this.putOrdered(transaction, 'tasks', task);
+      await transaction.done;
+    });
   }
 
   async getInvocation(invocationId: string): Promise<AgentInvocation | undefined> {
@@ -131,7 +137,11 @@ class IdbRunStore implements RunStore {
 
   async putTask(task: AgentTaskRecord): Promise<void> {
     const record = validateRecord(agentTaskRecordSchema, task, { kind: 'task', direction: 'store' });
-    await storeOperation(`save task ${record.id}`, () => this.putOrdered('tasks', record));
+    await storeOperation(`save task ${record.id}`, async () => {
+      const transaction = this.database.transaction('tasks', 'readwrite');
+      await this.putOrdered(transaction, 'tasks', record);
+      await transaction.done;
+    });
   }
 
   async getTask(taskId: string): Promise<AgentTaskRecord | undefined> {
@@ -235,10 +245,10 @@ class IdbRunStore implements RunStore {
 
   /** Puts an invocation or task, keeping the order number it got when the store first saw it. */
   private async putOrdered<Name extends 'invocations' | 'tasks'>(
+    transaction: IDBPTransaction<RunStoreSchema, Name[], 'readwrite'>,
     storeName: Name,
     record: AgentInvocation | AgentTaskRecord,
   ): Promise<void> {
-    const transaction = this.database.transaction(storeName, 'readwrite');
     const store = transaction.objectStore(storeName);
     const existing = await store.get(record.id);
     let storeOrder = existing?.storeOrder;
@@ -247,7 +257,6 @@ class IdbRunStore implements RunStore {
       storeOrder = (last?.value.storeOrder ?? 0) + 1;
     }
     await store.put({ ...record, storeOrder } as never);
-    await transaction.done;
   }
 
   private async deleteRunIn(transaction: WriteTransaction, runId: string): Promise<void> {

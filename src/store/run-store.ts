@@ -31,7 +31,11 @@ export interface RunStore {
   /** Deletes the run and everything that belongs to it. */
   deleteRun(runId: string): Promise<void>;
 
-  putInvocation(invocation: AgentInvocation): Promise<void>;
+  /**
+   * Saves an invocation; `tasks` given with it are saved in the same transaction, so a tool result
+   * and what it handed over (a result delivered, a finish announced) are stored together or not at all.
+   */
+  putInvocation(invocation: AgentInvocation, options?: { tasks?: readonly AgentTaskRecord[] }): Promise<void>;
   getInvocation(invocationId: string): Promise<AgentInvocation | undefined>;
   listInvocations(runId: string): Promise<AgentInvocation[]>;
 

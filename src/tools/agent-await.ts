@@ -24,7 +24,7 @@ export const agentAwaitParameters = z.strictObject({
     .int()
     .min(0)
     .optional()
-    .describe(`How long to wait at most, in milliseconds (at most ${AWAIT_MAX_TIMEOUT_MS}).`),
+    .describe(`How long to wait at most, in milliseconds (at most ${AWAIT_MAX_TIMEOUT_MS}); leave out to wait as long as the tasks themselves may take.`),
 });
 
 function seconds(milliseconds: number): string {
@@ -74,13 +74,17 @@ export const agentAwaitTool = defineTool({
   async execute(args, context) {
     if (!context.delegation) throw new ModelBehaviorError('delegation-unavailable', 'You have no delegated tasks to wait for.');
     const mode = args.mode ?? 'allCompleted';
-    const requested = args.timeoutMs ?? context.delegation.defaultAwaitTimeoutMs;
-    const timeoutMs = Math.min(requested, AWAIT_MAX_TIMEOUT_MS);
+    const requested = args.timeoutMs;
+    // Without a timeout the wait covers the tasks' own timeouts, so it does not give up before they do.
+    const timeoutMs = requested === undefined ? undefined : Math.min(requested, AWAIT_MAX_TIMEOUT_MS);
     const clampNote =
-      requested > AWAIT_MAX_TIMEOUT_MS
+      requested !== undefined && requested > AWAIT_MAX_TIMEOUT_MS
         ? `Note: timeoutMs is at most ${AWAIT_MAX_TIMEOUT_MS} (${seconds(AWAIT_MAX_TIMEOUT_MS)}); waited up to ${seconds(AWAIT_MAX_TIMEOUT_MS)} instead of ${seconds(requested)}.`
         : undefined;
     const answer = await context.delegation.await({ tasks: args.tasks, mode, timeoutMs }, context.signal);
-    return { content: renderAwaitAnswer(answer, { statusOnly: mode === 'statusOnly', clampNote }) };
+    return {
+      content: renderAwaitAnswer(answer, { statusOnly: mode === 'statusOnly', clampNote }),
+      handover: { delivered: answer.finished.map((view) => view.name), announced: [] },
+    };
   },
 });

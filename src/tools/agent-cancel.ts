@@ -18,6 +18,8 @@ export const agentCancelTool = defineTool({
       if (view.status === 'cancelled') return `- \`${view.name}\` — cancelled`;
       return `- \`${view.name}\` had already ${view.status === 'failed' ? 'failed' : 'finished'}; its result stays available through agent_await.`;
     });
-    return { content: lines.join('\n') };
+    // The caller knows the tasks it cancelled ended: no "meanwhile finished" line for them later.
+    const cancelled = views.filter((view) => view.status === 'cancelled').map((view) => view.name);
+    return { content: lines.join('\n'), handover: { delivered: [], announced: cancelled } };
   },
 });

@@ -1,4 +1,4 @@
-import type { ToolName } from '../runtime/invocation-policy';
+import type { ToolName } from '../settings/tool-names';
 import { agentAwaitTool } from './agent-await';
 import { agentCancelTool } from './agent-cancel';
 import { agentDelegateTool } from './agent-delegate';

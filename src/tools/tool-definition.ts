@@ -1,8 +1,8 @@
 import type { z } from 'zod';
 import type { SnapshotMessage } from '../hosts/prompt-snapshot';
 import type { ResultCapsule } from '../records/capsule';
-import type { TaskBrief } from '../records/task';
-import type { ToolName } from '../runtime/invocation-policy';
+import type { AgentTaskRecord, TaskBrief } from '../records/task';
+import type { ToolName } from '../settings/tool-names';
 import type { AgentProfile } from '../settings/schema';
 import type { WorkspaceView } from '../workspace/workspace-view';
 
@@ -15,10 +15,21 @@ export type InvocationEnding =
   /** A child handed its result over (written to the workspace already). */
   | { kind: 'task-returned'; capsule: ResultCapsule };
 
+/**
+ * Delegated tasks, by name, that a tool result tells its caller about: results handed over, and ends
+ * announced. It is recorded in the same write as the tool result, so a restart neither loses nor
+ * repeats it.
+ */
+export interface TaskHandover {
+  delivered: readonly string[];
+  announced: readonly string[];
+}
+
 export interface ToolOutcome {
   /** The tool result the model reads. */
   content: string;
   ending?: InvocationEnding;
+  handover?: TaskHandover;
 }
 
 /** A delegated task as its parent knows it: by its name (the workspace key), never by an id. */
@@ -52,11 +63,12 @@ export interface DelegateAnswer {
 export interface AwaitRequest {
   tasks?: string[];
   mode: 'nextCompleted' | 'allCompleted' | 'statusOnly';
-  timeoutMs: number;
+  /** Absent: long enough for the selected tasks' own timeouts (at least `defaults.awaitTimeoutMs`). */
+  timeoutMs?: number;
 }
 
 export interface AwaitAnswer {
-  /** Tasks whose result this answer hands over (marked delivered). */
+  /** Tasks whose result this answer hands over (marked delivered with the tool result). */
   finished: TaskView[];
   /** Selected tasks still queued or running, and ended ones handed over before. */
   others: TaskView[];
@@ -66,18 +78,19 @@ export interface AwaitAnswer {
 
 /** Delegation as one caller may use it; every name refers to a task this caller started. */
 export interface DelegationPort {
-  /** `defaults.awaitTimeoutMs` of the settings. */
-  readonly defaultAwaitTimeoutMs: number;
   agents(): AgentProfile[];
   tasksLeft(): number;
   delegate(request: DelegateRequest, toolCallId: string): Promise<DelegateAnswer>;
   await(request: AwaitRequest, signal: AbortSignal): Promise<AwaitAnswer>;
   cancel(names: readonly string[]): Promise<TaskView[]>;
   /**
-   * A line about tasks that finished since the caller last heard of them, to append to its next
-   * tool result; undefined when there is nothing new. Each task is announced once.
+   * A line about tasks that ended since the caller last heard of them (leaving out those `handover`
+   * already covers), to append to its next tool result; undefined when there is nothing new.
+   * Nothing is marked here: the names go into the hand-over stored with that tool result.
    */
-  takeAnnouncement(): string | undefined;
+  announcement(handover?: TaskHandover): { line: string; names: string[] } | undefined;
+  /** The caller's task records with `handover` marked on them, to store with the tool result. */
+  handedOver(handover: TaskHandover): AgentTaskRecord[];
 }
 
 /** What `task.return` hands over, before the runtime adds the task's own fields. */

@@ -1,9 +1,9 @@
 import type { z } from 'zod';
 import { CancelledError, HostContractError, RetinueError } from '../errors';
 import { parseToolArguments, toCanonicalToolName, toProviderToolName, type ToolCallRequest } from '../model/tool-protocol';
-import type { ToolName } from '../runtime/invocation-policy';
+import type { ToolName } from '../settings/tool-names';
 import { toolRegistry } from './registry';
-import type { InvocationEnding, ToolContext } from './tool-definition';
+import type { InvocationEnding, TaskHandover, ToolContext } from './tool-definition';
 
 export interface DispatchInput {
   call: ToolCallRequest;
@@ -26,6 +26,8 @@ export interface DispatchResult {
   refusedForBudget: boolean;
   /** What went wrong, for the journal (the model reads `content`). */
   problem?: { code: string; message: string };
+  /** Tasks this result hands over, to record with it. */
+  handover?: TaskHandover;
 }
 
 function isToolName(name: string): name is ToolName {
@@ -57,14 +59,15 @@ function mistake(toolName: string, code: string, content: string, counts: boolea
 export async function dispatchToolCall(input: DispatchInput): Promise<DispatchResult> {
   const { call, surface, context } = input;
   const canonical = toCanonicalToolName(call.name);
-  if (!isToolName(canonical) || !surface.includes(canonical)) {
-    return mistake(call.name, 'tool-unavailable', unavailable(call, surface), true);
-  }
-  const counts = canonical !== 'task.return';
+  const available = isToolName(canonical) && surface.includes(canonical);
+  // Only an available `task.return` is free: a call to a tool that does not exist counts like any
+  // other, so a model cannot loop on unknown names past its budget.
+  const counts = !(available && canonical === 'task.return');
   if (counts && !input.budgetLeft) {
     const content = `${call.name} was not run: you have used all the tool calls this work allows. Finish with what you have.`;
-    return { toolName: canonical, content, counts: false, refusedForBudget: true, problem: { code: 'tool-budget-spent', message: content } };
+    return { toolName: available ? canonical : call.name, content, counts: false, refusedForBudget: true, problem: { code: 'tool-budget-spent', message: content } };
   }
+  if (!available) return mistake(call.name, 'tool-unavailable', unavailable(call, surface), true);
   const parsed = parseToolArguments(canonical, call.arguments);
   if (!parsed.ok) return mistake(canonical, 'tool-arguments-json', parsed.message, counts);
   const tool = toolRegistry[canonical];
@@ -75,7 +78,7 @@ export async function dispatchToolCall(input: DispatchInput): Promise<DispatchRe
   }
   try {
     const outcome = await tool.execute(validated.data, context);
-    return { toolName: canonical, content: outcome.content, ending: outcome.ending, counts, refusedForBudget: false };
+    return { toolName: canonical, content: outcome.content, ending: outcome.ending, counts, refusedForBudget: false, handover: outcome.handover };
   } catch (error) {
     if (error instanceof HostContractError || error instanceof CancelledError) throw error;
     if (context.signal.aborted) throw error;

@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { ScriptedModelServer } from '../support/scripted-model-server';
 import { runDelegatingTurn, SECRET_KEY, waitForEndedRuns, startChromiumScenario, type ChromiumScenario } from './chat-turn-scenarios';
-import { defaultDelegations, scriptDelegatingRoot } from './support/delegating-root-script';
+import { defaultDelegations, scriptDelegatingRoot, type ScriptedDelegation } from './support/delegating-root-script';
 import type { ChromiumWithExtension } from './support/chromium';
 import { waitUntil } from './support/evaluating-handle';
 import { sendFixtureMessage, startFixtureMessage, waitForFixtureReady, waitForFixtureStatus } from './support/fixture-pages';
@@ -158,6 +158,58 @@ describe('Chromium: a chat turn becomes a delegated run', () => {
     expect(runs.at(-1)?.status).toBe('completed');
     const journal = (await readIndexedDb(options, { store: 'journal' })) as Array<{ runId: string; type: string }>;
     expect(journal.filter((event) => event.runId === runs.at(-1)?.id).map((event) => event.type)).toContain('run-resume');
+    await page.close();
+  });
+
+  test('when the service worker stops after the root cancelled a task, the run finishes and the cancelled task stays cancelled', async () => {
+    const page = await openFixture('/openai-chat/');
+    model.reset();
+    const [checker, critic] = defaultDelegations as [ScriptedDelegation, ScriptedDelegation];
+    // The critic never answers (the root cancels it); the checker returns at once.
+    model.script((request) => {
+      if (!request.toolNames.includes('task_return')) return undefined;
+      if (request.systemText.includes(critic.systemMarker)) return { fault: 'hang' };
+      if (request.systemText.includes(checker.systemMarker)) return { toolCalls: [{ name: 'task_return', arguments: { summary: checker.finding } }] };
+      return undefined;
+    });
+    model.script((request) => {
+      if (!request.toolNames.includes('agent_delegate')) return undefined;
+      const called = request.body.messages.flatMap((message) =>
+        message.role === 'assistant' ? (message.tool_calls ?? []).flatMap((call) => (call.type === 'function' ? [call.function.name] : [])) : [],
+      );
+      if (!called.includes('agent_delegate')) {
+        return { toolCalls: [checker, critic].map((task) => ({ name: 'agent_delegate', arguments: { agentId: task.agentId, task: { title: task.title, objective: task.objective } } })) };
+      }
+      if (!called.includes('agent_cancel')) return { toolCalls: [{ name: 'agent_cancel', arguments: { tasks: [critic.agentId] } }] };
+      // The await comes late, so the worker is stopped while the run is still going.
+      if (!called.includes('agent_await')) return { delayMs: 3_000, toolCalls: [{ name: 'agent_await', arguments: {} }] };
+      const results = request.body.messages.filter((message) => message.role === 'tool').map((message) => String(message.content)).join('\n');
+      return { content: results.includes(checker.finding) ? `Reply with: ${checker.finding}` : 'Reply without the checker.' };
+    });
+    const before = (await readRunStore(options)).runs.length;
+    await startFixtureMessage(page, 'Mara reaches the lighthouse.');
+    const cancelledTask = async () => ((await readIndexedDb(options, { store: 'tasks' })) as Array<{ status: string; runId: string }>).some((task) => task.status === 'cancelled');
+    await waitUntil(cancelledTask, { description: 'the root to cancel the critic' });
+    const restartsBefore = chromium.serviceWorkerRestarts;
+    await chromium.stopServiceWorker();
+    const state = await waitForFixtureStatus(page, 'done', 60_000);
+    expect(state.lastReply).toBe(`Reply with: ${checker.finding}`);
+    expect(chromium.serviceWorkerRestarts).toBeGreaterThan(restartsBefore);
+    const { runs } = await waitForEndedRuns(options, before + 1);
+    const run = runs.at(-1);
+    expect(run?.status).toBe('completed');
+    const tasks = (await readIndexedDb(options, { store: 'tasks' })) as Array<{ runId: string; workspaceKey: string; status: string; resultRef?: string }>;
+    const mine = tasks.filter((task) => task.runId === run?.id);
+    expect(mine.map((task) => [task.workspaceKey, task.status])).toEqual([
+      [checker.agentId, 'completed'],
+      [critic.agentId, 'cancelled'],
+    ]);
+    const files = (await readIndexedDb(options, { store: 'files' })) as Array<{ runId: string; path: string; content: string }>;
+    const capsule = files.find((file) => file.runId === run?.id && file.path === mine[0]?.resultRef);
+    expect(capsule?.content).toContain(checker.finding);
+    expect(model.requests.filter((request) => request.systemText.includes(critic.systemMarker))).toHaveLength(1);
+    const journal = (await readIndexedDb(options, { store: 'journal' })) as Array<{ runId: string; type: string }>;
+    expect(journal.filter((event) => event.runId === run?.id).map((event) => event.type)).toContain('run-resume');
     await page.close();
   });
 

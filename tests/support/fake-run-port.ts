@@ -1,4 +1,4 @@
-import type { RunPort } from '../../src/bridge/run-session';
+import type { RunPort } from '../../src/bridge/chat-turn-relay';
 import type { BackgroundToBridgeMessage, BridgeToBackgroundMessage } from '../../src/messaging/run-port-messages';
 
 /**

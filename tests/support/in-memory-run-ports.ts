@@ -1,4 +1,4 @@
-import type { RunPort } from '../../src/bridge/run-session';
+import type { RunPort } from '../../src/bridge/chat-turn-relay';
 import type { RunServicePort } from '../../src/background/run-port-handler';
 
 type Listener<T> = (value: T) => void;

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import type { ScriptedRequest } from '../../support/scripted-model-server';
-import { isChecker, isCritic, isRoot, startHarness, type Harness, delegate } from './runtime-harness';
+import { isChecker, isCritic, isRoot, startHarness, testProfiles, type Harness, delegate } from './runtime-harness';
 
 let harness: Harness;
 beforeEach(async () => {
@@ -117,4 +117,23 @@ test('a result that finishes while the root is busy is announced on its next too
   expect(afterWrite).toContain('Meanwhile finished: `scene-critic` (completed). Call agent_await to read its result.');
   expect(afterList).not.toContain('Meanwhile finished');
   expect(afterAwait).toContain('Early result.');
+});
+
+test('an await without a timeout waits as long as the task itself may take, past the settings’ default', async () => {
+  await harness.close();
+  harness = await startHarness({
+    defaults: { awaitTimeoutMs: 1_000 },
+    profiles: testProfiles({ critic: { budget: { maxRounds: 4, maxToolCalls: 6, timeoutMs: 5_000 } } }),
+  });
+  harness.server.queue(
+    isRoot,
+    { toolCalls: [delegate('scene-critic', 'Critique')] },
+    { toolCalls: [{ name: 'agent_await', arguments: {} }] },
+    (request) => ({ content: request.lastMessageText.includes('Slow but sure.') ? 'With the critique.' : 'Gave up waiting.' }),
+  );
+  harness.server.queue(isCritic, taskReturn('Slow but sure.', 2_000));
+
+  const actual = await harness.start();
+
+  expect(actual.reply).toBe('With the critique.');
 });

@@ -142,3 +142,37 @@ test('the run’s task limit is a mistake the root can read', async () => {
   const results = (harness.server.requests.filter(isRoot)[1]?.body.messages ?? []).filter((message) => message.role === 'tool');
   expect(String(results[1]?.content)).toContain('This run already has its 1 delegated tasks, the most it may have.');
 });
+
+test('time a task spends waiting for a connection slot does not count against its timeout', async () => {
+  const budget = { maxRounds: 4, maxToolCalls: 6, timeoutMs: 2_500 };
+  harness = await startHarness({ maxConcurrency: 1, profiles: testProfiles({ critic: { budget }, checker: { budget } }) });
+  harness.server.queue(
+    isRoot,
+    { toolCalls: [delegate('scene-critic', 'Critique'), delegate('continuity-checker', 'Check')] },
+    { toolCalls: [{ name: 'agent_await', arguments: {} }] },
+    { content: 'Both done.' },
+  );
+  // Each call takes 1.5 s and the connection takes one at a time: whoever goes second waits 1.5 s first.
+  harness.server.queue(isCritic, { delayMs: 1_500, toolCalls: [{ name: 'task_return', arguments: { summary: 'c' } }] });
+  harness.server.queue(isChecker, { delayMs: 1_500, toolCalls: [{ name: 'task_return', arguments: { summary: 'k' } }] });
+
+  const actual = await harness.start();
+
+  const tasks = await harness.store.listTasks(actual.run.id);
+  expect(tasks.map((task) => [task.workspaceKey, task.status])).toEqual([
+    ['scene-critic', 'completed'],
+    ['continuity-checker', 'completed'],
+  ]);
+});
+
+test('time a task spends in retry backoff does not count against its timeout', async () => {
+  harness = await startHarness({ profiles: testProfiles({ critic: { budget: { maxRounds: 4, maxToolCalls: 6, timeoutMs: 1_500 } } }) });
+  harness.server.queue(isRoot, { toolCalls: [delegate('scene-critic', 'Critique')] }, { toolCalls: [{ name: 'agent_await', arguments: {} }] }, { content: 'Done.' });
+  harness.server.queue(isCritic, { fault: 'status', status: 429, retryAfter: 2 }, { toolCalls: [{ name: 'task_return', arguments: { summary: 'After the wait.' } }] });
+
+  const actual = await harness.start();
+
+  const [task] = await harness.store.listTasks(actual.run.id);
+  expect(task?.status).toBe('completed');
+  expect(task?.deadlineAt).toBeDefined();
+});

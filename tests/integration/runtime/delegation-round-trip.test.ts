@@ -156,3 +156,28 @@ test('a delegation can narrow the agent’s budget but never widen it; repeats g
   expect(delegated[0]).toContain('Its limits: 2 rounds, 6 tool calls.');
   expect(delegated[1]).toContain('The task is named `scene-critic-002`.');
 });
+
+test('a delegated task starts at once and works while the root does other things, before any await', async () => {
+  // The root's second turn is answered only once the critic has finished (or after 5 s, when the test
+  // fails): a task that waited for agent_await to start would never get there.
+  let criticEnded: Promise<unknown> = Promise.resolve();
+  harness.queueLater(
+    isRoot,
+    () => ((criticEnded = harness.nextEvent((event) => event.type === 'task-end')), { toolCalls: [delegateCritic] }),
+    async () => {
+      const ended = await Promise.race([criticEnded.then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), 5_000))]);
+      return { toolCalls: [{ name: 'workspace_write', arguments: { path: 'scratch/plan.md', content: ended ? 'The critic finished first.' : 'The critic never ran.' } }] };
+    },
+    { toolCalls: [{ name: 'agent_await', arguments: {} }] },
+    { content: 'Done.' },
+  );
+  harness.server.queue(isCritic, { toolCalls: [{ name: 'task_return', arguments: { summary: 'Critic done.' } }] });
+
+  const actual = await harness.start();
+
+  expect((await harness.store.readFile(actual.run.id, 'scratch/plan.md'))?.content).toBe('The critic finished first.');
+  const journal = await harness.journal(actual.run.id);
+  const criticEnd = journal.find((event) => event.type === 'task-end')?.seq ?? Infinity;
+  const firstAwait = journal.find((event) => event.type === 'tool-call-start' && event.data['tool'] === 'agent.await')?.seq ?? 0;
+  expect(criticEnd).toBeLessThan(firstAwait);
+});

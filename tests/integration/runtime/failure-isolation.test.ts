@@ -31,6 +31,30 @@ test('one child failing never loses the other child’s result', async () => {
   expect(awaited).toContain('Checker result survives.');
 });
 
+test('a child failing while its sibling still works leaves the sibling working to its result', async () => {
+  harness.server.queue(
+    isRoot,
+    { toolCalls: [delegate('scene-critic', 'Critique'), delegate('continuity-checker', 'Check')] },
+    { toolCalls: [{ name: 'agent_await', arguments: {} }] },
+    { content: 'Done.' },
+  );
+  harness.server.queue(isCritic, { fault: 'status', status: 400, message: 'Bad request.' });
+  // The checker is mid-call when the critic fails, and answers only after the critic's end is recorded.
+  const criticEnded = harness.nextEvent((event) => event.type === 'task-end' && event.data['workspaceKey'] === 'scene-critic');
+  harness.queueLater(isChecker, async () => (await criticEnded, { toolCalls: [{ name: 'task_return', arguments: { summary: 'Checker result survives.' } }] }));
+
+  const actual = await harness.start();
+
+  const tasks = await harness.store.listTasks(actual.run.id);
+  expect(tasks.map((task) => [task.workspaceKey, task.status])).toEqual([
+    ['scene-critic', 'failed'],
+    ['continuity-checker', 'completed'],
+  ]);
+  const awaited = harness.server.requests.filter(isRoot)[2]?.lastMessageText ?? '';
+  expect(awaited).toContain('Checker result survives.');
+  expect(harness.server.requests.filter(isChecker).map((request) => request.outcome)).toEqual(['answered']);
+});
+
 test('the user cancelling one task from the side panel stops just that task', async () => {
   harness.server.queue(isRoot, { toolCalls: [delegate('scene-critic', 'Critique')] }, { toolCalls: [{ name: 'agent_await', arguments: {} }] }, { content: 'Without it.' });
   harness.server.queue(isCritic, { fault: 'hang' });

@@ -1,3 +1,4 @@
+import { createConcurrencyLimiter } from '../../../src/model/concurrency-limiter';
 import { createModelClient } from '../../../src/model/create-model-client';
 import type { ModelClient } from '../../../src/model/model-client';
 import type { PromptSnapshot } from '../../../src/hosts/prompt-snapshot';
@@ -69,8 +70,11 @@ export interface Harness {
   store: RunStore;
   runtime: AgentRuntime;
   progress: string[];
-  /** A new runtime over the same store (as after a service worker restart), or over `store` when given. */
-  newRuntime(store?: RunStore): AgentRuntime;
+  /**
+   * A new runtime over the same store (as after a service worker restart), or over `store` when
+   * given; `now` shifts its clock (a restart that came later).
+   */
+  newRuntime(store?: RunStore, options?: { now?: () => number }): AgentRuntime;
   /** Starts a run on `runtime` the way `start` does on the harness's own runtime. */
   startOn(runtime: AgentRuntime, options?: Partial<StartRunOptions>): Promise<RunOutcome>;
   start(options?: Partial<StartRunOptions>): Promise<RunOutcome>;
@@ -87,6 +91,8 @@ export interface HarnessOptions {
   profiles?: AgentProfile[];
   defaults?: Partial<SettingsDefaults>;
   maxRetries?: number;
+  /** Model calls in flight at once across every run and agent (one shared connection slot pool). */
+  maxConcurrency?: number;
 }
 
 /** A scripted server, a fresh store and a runtime whose every model call goes through the real SDK. */
@@ -99,10 +105,11 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     profiles: options.profiles ?? testProfiles(),
     defaults: defaultsSchema.parse(options.defaults ?? {}),
   };
+  const limiter = options.maxConcurrency === undefined ? undefined : createConcurrencyLimiter(options.maxConcurrency);
   const resolveModel = (): ModelClient =>
     createModelClient(
       { label: 'scripted', baseURL: server.baseURL, apiKey: 'sk-test', model: 'scripted-model' },
-      { maxRetries: options.maxRetries ?? 2, baseDelayMs: 5, maxDelayMs: 20, maxRetryAfterMs: 2_000 },
+      { maxRetries: options.maxRetries ?? 2, baseDelayMs: 5, maxDelayMs: 20, maxRetryAfterMs: 2_000, ...(limiter ? { limiter } : {}) },
     );
   const runtime = createAgentRuntime(runtimeOptions);
   return {
@@ -111,7 +118,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     runtime,
     progress,
     resolveModel,
-    newRuntime: (otherStore) => createAgentRuntime({ ...runtimeOptions, store: otherStore ?? store }),
+    newRuntime: (otherStore, other = {}) => createAgentRuntime({ ...runtimeOptions, store: otherStore ?? store, ...other }),
     startOn: (other, start = {}) =>
       other.startRun({ origin: 'http://127.0.0.1:8000', adapter: 'openai-chat', snapshot, resolveModel, onProgress: (line) => progress.push(line), ...start }),
     start: (start = {}) =>
@@ -176,4 +183,66 @@ export function freezingStore(store: RunStore, freezesAfter: (method: string, ar
       };
     },
   });
+}
+
+/** A store that died: `frozen` resolves once it stopped answering. */
+export interface DyingStore {
+  store: RunStore;
+  frozen: Promise<void>;
+}
+
+const WRITES = new Set(['putRun', 'deleteRun', 'putInvocation', 'putTask', 'appendJournal', 'writeFile', 'deleteFile', 'pruneRuns']);
+
+/**
+ * A store that dies like a killed service worker: after every write it asks `diesWhen` about what
+ * is stored, and once that holds, the write that made it true is kept but never answered, and no
+ * later call is answered either. No cooperative shutdown: the runtime above it just stops.
+ */
+export function storeDyingWhen(store: RunStore, diesWhen: (store: RunStore) => Promise<boolean>): DyingStore {
+  let dead = false;
+  let died: () => void = () => undefined;
+  const frozen = new Promise<void>((resolve) => (died = resolve));
+  const never = () => new Promise<never>(() => undefined);
+  const proxy = new Proxy(store, {
+    get(target, property, receiver) {
+      const value: unknown = Reflect.get(target, property, receiver);
+      if (typeof value !== 'function') return value;
+      const method = (value as (...args: unknown[]) => unknown).bind(target);
+      if (property === 'onJournalAppended' || property === 'close') return method;
+      return async (...args: unknown[]) => {
+        if (dead) return never();
+        const result: unknown = await method(...args);
+        if (dead) return never();
+        if (WRITES.has(String(property)) && (await diesWhen(target))) {
+          dead = true;
+          died();
+          return never();
+        }
+        return result;
+      };
+    },
+  });
+  return { store: proxy, frozen };
+}
+
+/** The stored message history of an invocation (empty when there is none). */
+export async function storedHistory(store: RunStore, invocationId: string): Promise<{ role: string; content?: unknown }[]> {
+  return (await store.getInvocation(invocationId))?.messages ?? [];
+}
+
+/** The stored history of the invocation working on the task named `workspaceKey` in `runId`. */
+export async function taskHistory(store: RunStore, runId: string, workspaceKey: string): Promise<{ role: string; content?: unknown }[]> {
+  const task = (await store.listTasks(runId)).find((candidate) => candidate.workspaceKey === workspaceKey);
+  return task ? storedHistory(store, task.childInvocationId) : [];
+}
+
+/** The stored history of the root of the only run in the store (empty before it exists). */
+export async function rootHistory(store: RunStore): Promise<{ role: string; content?: unknown }[]> {
+  const [run] = await store.listRuns();
+  return run ? storedHistory(store, run.rootInvocationId) : [];
+}
+
+/** Whether a stored history holds a tool result whose text includes `text`. */
+export function hasToolResult(history: readonly { role: string; content?: unknown }[], text: string): boolean {
+  return history.some((message) => message.role === 'tool' && String(message.content).includes(text));
 }

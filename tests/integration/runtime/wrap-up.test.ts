@@ -59,6 +59,27 @@ test('calls beyond the tool-call budget are not run and the wrap-up follows; tas
   expect(task?.usage.toolCalls).toBe(1);
 });
 
+test('calls to tools that do not exist count against the tool-call budget, and past it are refused', async () => {
+  harness = await startHarness({ profiles: testProfiles({ critic: { budget: { maxRounds: 5, maxToolCalls: 1 } } }) });
+  harness.server.queue(isRoot, ...rootThatAwaits('Done.'));
+  harness.server.queue(
+    isCritic,
+    { toolCalls: [{ name: 'web_search', arguments: { query: 'duke' } }, { name: 'web_search', arguments: { query: 'knight' } }] },
+    { toolCalls: [{ name: 'task_return', arguments: { summary: 'Without searching.' } }] },
+  );
+
+  const actual = await harness.start();
+
+  const criticRequests = harness.server.requests.filter(isCritic);
+  expect(criticRequests).toHaveLength(2);
+  const toolResults = (criticRequests[1]?.body.messages ?? []).filter((message) => message.role === 'tool').map((message) => String(message.content));
+  expect(toolResults[0]).toContain("There is no tool 'web_search' you can call.");
+  expect(toolResults[1]).toBe('web_search was not run: you have used all the tool calls this work allows. Finish with what you have.');
+  expect(criticRequests[1]?.toolNames).toEqual(['task_return']);
+  const { task } = await criticCapsule(actual.run.id);
+  expect(task?.usage.toolCalls).toBe(1);
+});
+
 test('a child that answers in text is told once to use task_return; text again becomes its partial result', async () => {
   harness = await startHarness();
   harness.server.queue(isRoot, ...rootThatAwaits('Done.'));

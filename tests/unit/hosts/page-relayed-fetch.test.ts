@@ -1,6 +1,8 @@
 import OpenAI from 'openai';
 import { describe, expect, test } from 'vitest';
 import { createPageRelayedFetch, type HostCallRequestMessage } from '../../../src/hosts/page-relayed-fetch';
+import { createModelClient } from '../../../src/model/create-model-client';
+import type { ModelCallRetry } from '../../../src/model/model-client';
 
 /** The relay with a "page" that answers each host call from `answer`. */
 function relayWithPage(answer: (callId: string, body: Record<string, unknown>) => { status: number; contentType: string; chunks: string[] }) {
@@ -49,6 +51,35 @@ describe('the page-relayed fetch', () => {
       { type: 'host-call', callId: 'call-1', body: { messages: [] } },
       { type: 'host-call-abort', callId: 'call-1' },
     ]);
+  });
+
+  test("a rate-limited host call is retried after the page model's Retry-After, as a connection's would be", async () => {
+    let calls = 0;
+    const relay = createPageRelayedFetch((message) => {
+      if (message.type !== 'host-call') return;
+      calls += 1;
+      const { callId } = message;
+      const limited = calls === 1;
+      setTimeout(() => {
+        relay.deliver(
+          limited
+            ? { type: 'host-call-start', callId, status: 429, contentType: 'application/json', retryAfter: '1' }
+            : { type: 'host-call-start', callId, status: 200, contentType: 'text/event-stream' },
+        );
+        relay.deliver({ type: 'host-call-chunk', callId, text: limited ? '{"error":{"message":"Slow down."}}' : `${sse('Later.')}data: [DONE]\n\n` });
+        relay.deliver({ type: 'host-call-end', callId });
+      }, 0);
+    });
+    const retries: ModelCallRetry[] = [];
+    const client = createModelClient(
+      { label: 'page model', baseURL: 'http://page.invalid/v1', apiKey: '', model: 'm', fetch: relay.fetch },
+      { maxRetries: 1, baseDelayMs: 1, maxDelayMs: 5, maxRetryAfterMs: 5_000 },
+    );
+
+    const result = await client.call({ messages: [{ role: 'user', content: 'Hi' }], signal: new AbortController().signal, onRetry: (retry) => retries.push(retry) });
+
+    expect(result.message.content).toBe('Later.');
+    expect(retries.map((retry) => [retry.status, retry.delayMs])).toEqual([[429, 1_000]]);
   });
 
   test('when the page goes away every call in flight fails as a network fault', async () => {

@@ -7,7 +7,7 @@ import {
   type BridgeToBackgroundMessage,
 } from '../messaging/run-port-messages';
 
-/** The slice of `runtime.Port` a run session uses. */
+/** The slice of `runtime.Port` a chat-turn relay uses. */
 export interface RunPort {
   postMessage(message: BridgeToBackgroundMessage): void;
   disconnect(): void;
@@ -15,7 +15,7 @@ export interface RunPort {
   onDisconnect: { addListener(listener: () => void): void };
 }
 
-export interface RunSessionOptions {
+export interface ChatTurnRelayOptions {
   requestId: string;
   start: Extract<PageToBridgeMessage, { type: 'run-start' }>;
   openPort: () => RunPort;
@@ -29,16 +29,16 @@ export interface RunSessionOptions {
 }
 
 /** One chat turn in the bridge: its run port, keep-alive, reconnection, and the answer to the page. */
-export interface RunSession {
+export interface ChatTurnRelay {
   fromPage(message: PageToBridgeMessage): void;
 }
 
 /**
  * Opens a run port and relays between the page hook and the background. While the run works a
- * keep-alive goes over the port; if the port drops (the service worker restarted) the session
+ * keep-alive goes over the port; if the port drops (the service worker restarted) the relay
  * reconnects with the run id and the background resumes the run from the store.
  */
-export function createRunSession(options: RunSessionOptions): RunSession {
+export function createChatTurnRelay(options: ChatTurnRelayOptions): ChatTurnRelay {
   const { requestId } = options;
   const body = options.start.body;
   const writer = createPageResponseWriter({
