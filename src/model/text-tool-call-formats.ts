@@ -304,12 +304,20 @@ function fencedJson(scan: CallScan): void {
   }
 }
 
-/** A reply that is nothing but call JSON (Llama 3.x without its tag; several joined by `;`). */
+/**
+ * A reply that is nothing but call JSON (Llama 3.x without its tag; several joined by `;`), or
+ * prose ending in call JSON on a line of its own that names tools on offer.
+ */
 function wholeJson(scan: CallScan): void {
-  const start = scan.masked.search(/\S/);
-  if (start < 0) return;
-  const sequence = jsonCallSequence(scan.masked, start, true);
-  if (sequence && scan.masked.slice(sequence.end).trim() === '') scan.claim(start, sequence.end, sequence.calls);
+  const starts = [...scan.masked.matchAll(/(?:^|\n)\s*(?=[{[])/g)].map((match) => match.index + match[0].length);
+  for (const start of starts) {
+    const sequence = jsonCallSequence(scan.masked, start, true);
+    if (!sequence || scan.masked.slice(sequence.end).trim() !== '') continue;
+    const atStart = scan.masked.slice(0, start).trim() === '';
+    if (!atStart && !sequence.calls.every((call) => scan.toolNames.has(call.name))) continue;
+    scan.claim(start, sequence.end, sequence.calls);
+    return;
+  }
 }
 
 /** Every extractor, most distinctive wrapper first; the bare-JSON readers come last. */

@@ -46,6 +46,12 @@ describe('text tool calls: what is not a call', () => {
     }
   });
 
+  test('prose ending in call JSON is a call only when it names a tool on offer', () => {
+    const content = 'I will ask the critic.\n{"name": "agent_list", "arguments": {}}';
+    expect(parseTextToolCalls(content, { toolNames: ['agent_list'] })).toMatchObject({ calls: [{ name: 'agent_list', arguments: {} }], text: 'I will ask the critic.' });
+    expect(parseTextToolCalls(content, { toolNames: ['agent_delegate'] }).calls).toEqual([]);
+  });
+
   test('reasoning in <think> is split off the visible text', () => {
     const actual = parseTextToolCalls('<think>\nShort and kind.\n</think>\n\nHello! How can I help?');
     expect(actual).toMatchObject({ reasoning: 'Short and kind.', visibleText: 'Hello! How can I help?', calls: [] });
