@@ -80,12 +80,14 @@ async function answerIn(context: CheckedCallContext, request: ModelCallRequest, 
     if (read.malformed && !corrected) {
       // One corrective answer, as a tool error would be: what was wrong and how to write it.
       corrected = true;
+      request.onRetry?.({ attempt: earlier.length + 1, delayMs: 0, reason: 'a tool call written as text could not be read; asked again' });
       earlier.push(raw);
       extra = [...extra, { role: 'assistant', content: contentText(raw.message.content) }, { role: 'user', content: read.malformed }];
       continue;
     }
     if (read.empty && !nudged) {
       nudged = true;
+      request.onRetry?.({ attempt: earlier.length + 1, delayMs: 0, reason: `empty answer (finish reason ${raw.finishReason ?? 'none'}); asked to answer briefly` });
       earlier.push(raw);
       extra = [...extra, { role: 'user', content: ANSWER_NOW_NUDGE }];
       continue;

@@ -74,7 +74,7 @@ describe('a context window smaller than the chat with Retinue added', () => {
 
   test('the oldest chat messages go until it fits, and the reply is the model answer', async () => {
     const full = JSON.stringify(longChat.messages).length;
-    harness.server.modes.contextWindowChars = full + 6_000;
+    harness.server.modes.contextWindowChars = full + 500;
     harness.server.queue(isRoot, (request) => ({ content: request.lastMessageText === 'She draws her sword and faces the duke.' ? 'The duke parries.' : 'wrong last message' }));
 
     const actual = await harness.start({ snapshot: longChat });
