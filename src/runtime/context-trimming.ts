@@ -41,11 +41,16 @@ function latestRoundStart(messages: ChatCompletionMessageParam[]): number {
   return messages.length;
 }
 
-/** The oldest message that may go: not a system message, before the last user message. */
+/**
+ * The oldest message that may go: not a system message, and before the last user message of the
+ * conversation itself (the one this invocation's rounds answer, not a later wrap-up instruction).
+ */
 function oldestDroppable(messages: ChatCompletionMessageParam[]): number | undefined {
+  const firstRound = messages.findIndex((message) => message.role === 'assistant' && (message.tool_calls?.length ?? 0) > 0);
+  const conversationEnd = firstRound < 0 ? messages.length : firstRound;
   let lastUser = -1;
   messages.forEach((message, index) => {
-    if (message.role === 'user') lastUser = index;
+    if (message.role === 'user' && index < conversationEnd) lastUser = index;
   });
   const index = messages.findIndex((message, position) => position < lastUser && message.role !== 'system' && message.role !== 'developer');
   return index < 0 ? undefined : index;
