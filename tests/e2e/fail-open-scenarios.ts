@@ -14,9 +14,9 @@ import { readRunStore } from './support/settings';
 export const PLAIN_REPLY = 'Mara knocks twice. (the plain reply of the page’s own model)';
 const REFUSAL = 'tools are not supported for this model';
 
-/** A request carrying anything of Retinue's: its tools, its instructions, its agents' names. */
+/** A request carrying anything of Retinue's: its tools (native or written into the prompt), its instructions, its agents' names. */
 export function addsRetinue(request: ScriptedRequest): boolean {
-  return request.toolNames.length > 0 || /retinue|agent_/i.test(request.allText);
+  return request.toolNames.length > 0 || /retinue|agent_|<tool_call>/i.test(request.allText);
 }
 
 /** The endpoint refuses every request that carries Retinue's additions (400) and answers the rest plainly. */
