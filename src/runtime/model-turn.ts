@@ -1,6 +1,7 @@
 import type { ChatCompletionAssistantMessageParam, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { ProviderError, RetinueError } from '../errors';
 import type { ModelCallResult } from '../model/model-client';
+import { toolCallsOf } from '../model/tool-protocol';
 import { addUsage } from '../records/usage';
 import { appendAndSave, historyOf, journalIds, type InvocationDriver } from './invocation-driver';
 import { noteRefusedSize, refusedSizeFor, requestSize, trimmedHistories } from './context-trimming';
@@ -25,13 +26,10 @@ type RetryNote = { attempt: number; delayMs: number; reason: string; status?: nu
 async function callWithinContext(
   driver: InvocationDriver,
   prepared: PreparedTurn,
-  send: (messages: ChatCompletionMessageParam[], onRetry: (retry: RetryNote) => void) => Promise<ModelCallResult>,
+  noteRetry: (retry: RetryNote) => void,
+  send: (messages: ChatCompletionMessageParam[]) => Promise<ModelCallResult>,
 ): Promise<ModelCallResult> {
   const { session, model } = driver;
-  const ids = journalIds(driver);
-  const round = driver.invocation.usage.rounds + 1;
-  const noteRetry = (retry: RetryNote) =>
-    session.journal.note('model-call-retry', { ...ids, data: { round, attempt: retry.attempt, delayMs: retry.delayMs, reason: retry.reason, status: retry.status } });
   const candidates = trimmedHistories(historyOf(driver.invocation));
   let messages = historyOf(driver.invocation);
   let note = '';
@@ -49,7 +47,7 @@ async function callWithinContext(
     if (!fits() && !trimFurther()) throw refusal ?? contextTooLong(model.label);
     if (note) noteRetry({ attempt, delayMs: 0, reason: `context too long: ${note}` });
     try {
-      return await send(messages, noteRetry);
+      return await send(messages);
     } catch (error) {
       if (!(error instanceof RetinueError) || error.code !== 'context-too-long' || driver.signal.aborted) throw error;
       refusal = error;
@@ -68,8 +66,9 @@ function contextTooLong(label: string): RetinueError {
 
 /**
  * One model call: journaled, its whole assistant turn appended to the history and saved with the
- * round's usage before the turn is acted on. Text is not streamed anywhere: a turn is buffered
- * until it is known whether it calls tools. A failure rejects (the caller fails closed).
+ * round's usage before the turn is acted on. The root's turns also stream to the page through
+ * `driver.replyStream`, which decides what of them may show (see reply-stream.ts). A failure
+ * rejects (the caller fails closed).
  */
 export async function runModelTurn(driver: InvocationDriver, prepared: PreparedTurn): Promise<ChatCompletionAssistantMessageParam> {
   const { session, model } = driver;
@@ -79,19 +78,28 @@ export async function runModelTurn(driver: InvocationDriver, prepared: PreparedT
     ...ids,
     data: { round, model: model.label, tools: (prepared.tools ?? []).map((tool) => (tool.type === 'function' ? tool.function.name : tool.type)) },
   });
+  const turnStream = driver.replyStream?.startTurn((prepared.tools?.length ?? 0) > 0);
+  const noteRetry = (retry: RetryNote) => {
+    turnStream?.retry();
+    session.journal.note('model-call-retry', { ...ids, data: { round, attempt: retry.attempt, delayMs: retry.delayMs, reason: retry.reason, status: retry.status } });
+  };
   let result: ModelCallResult;
   try {
-    result = await callWithinContext(driver, prepared, (messages, onRetry) =>
+    result = await callWithinContext(driver, prepared, noteRetry, (messages) =>
       model.call({
         messages,
         tools: prepared.tools,
         toolChoice: prepared.toolChoice,
         sampling: driver.sampling,
         signal: driver.signal,
-        onRetry: (retry) => onRetry(retry),
+        ...(turnStream
+          ? { onTextDelta: turnStream.text, onReasoningDelta: turnStream.reasoning, onToolCallDelta: turnStream.toolCallDelta }
+          : {}),
+        onRetry: noteRetry,
       }),
     );
   } catch (error) {
+    turnStream?.abandon();
     const reason = driver.signal.aborted ? abortReason(driver.signal) : error;
     session.journal.note('model-call-end', { ...ids, data: { round, ok: false, error: errorData(reason) } });
     throw reason;
@@ -102,6 +110,7 @@ export async function runModelTurn(driver: InvocationDriver, prepared: PreparedT
     completionTokens: result.usage.completionTokens,
     totalTokens: result.usage.totalTokens,
   };
+  turnStream?.end(toolCallsOf(result.message).length > 0);
   driver.invocation = { ...driver.invocation, usage: addUsage(driver.invocation.usage, usage) };
   session.addUsage(usage);
   await appendAndSave(driver, result.message);
