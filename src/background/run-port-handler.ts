@@ -230,6 +230,7 @@ export function serveRunPort(port: RunServicePort, dependencies: RunPortDependen
         model: typeof snapshot.model === 'string' ? snapshot.model : '',
         fetch: pageFetch.fetch,
         maxConcurrency: settings.defaults.maxRunningChildren + 1,
+        toolProtocol: findSite(settings, origin as string)?.toolProtocol ?? 'auto',
       },
       clientOptions: dependencies.clientOptions,
       connectionLimiters: dependencies.connectionLimiters,

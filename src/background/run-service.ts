@@ -1,5 +1,6 @@
 import { browser } from 'wxt/browser';
 import { RUN_PORT_NAME } from '../messaging/run-port-messages';
+import { createStoredToolProtocolMemory } from '../model/tool-protocol-memory';
 import type { BackgroundContext } from './background-context';
 import { recordPageNotice } from './page-notices';
 import { serveRunPort, type RunPortDependencies, type RunServicePort } from './run-port-handler';
@@ -24,7 +25,8 @@ export function installRunService(options: RunServiceOptions): void {
   const dependencies: RunPortDependencies = {
     context: options.context,
     recordNotice: options.recordNotice ?? ((origin, notice) => void recordPageNotice(origin, notice).catch(() => undefined)),
-    clientOptions: options.clientOptions,
+    // Endpoints that refused native tools are remembered across runs and restarts.
+    clientOptions: { toolProtocolMemory: createStoredToolProtocolMemory(browser.storage.local), ...options.clientOptions },
     connectionLimiters: new Map(),
   };
   connections.addListener((port) => {

@@ -1,10 +1,17 @@
 import OpenAI from 'openai';
+import { Stream } from 'openai/core/streaming';
 import type { ChatCompletionChunk, ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
+import { readCompletionBody } from './completion-body';
+import { checkedCall } from './checked-call';
 import { cancelledBy, createConcurrencyLimiter, type ConcurrencyLimiter } from './concurrency-limiter';
 import type { ModelCallRequest, ModelCallResult, ModelCallRetry, ModelClient, ModelTarget } from './model-client';
 import { providerErrorFor, redact } from './provider-errors';
 import { classifyFailure, DEFAULT_RETRY_TIMING, retryDelayMs, type AttemptFailure, type RetryTiming } from './retry-policy';
 import { StreamAssembler } from './stream-assembler';
+import { createInMemoryToolProtocolMemory, type ToolProtocolMemory } from './tool-protocol-memory';
+
+/** Where endpoints that refused native tools are remembered when a client is given no memory of its own. */
+const processToolProtocolMemory = createInMemoryToolProtocolMemory();
 
 export interface ModelClientOptions extends Partial<RetryTiming> {
   /** Told before each retry of any call through this client. */
@@ -14,6 +21,8 @@ export interface ModelClientOptions extends Partial<RetryTiming> {
    * each client gets its own limiter of `target.maxConcurrency` slots (unlimited when unset).
    */
   limiter?: ConcurrencyLimiter;
+  /** Remembers endpoints that refused native tools (the browser's is kept in extension storage). */
+  toolProtocolMemory?: ToolProtocolMemory;
 }
 
 type AttemptOutcome = { ok: true; result: ModelCallResult } | { ok: false; failure: AttemptFailure };
@@ -57,8 +66,11 @@ export function createModelClient(target: ModelTarget, options: ModelClientOptio
     request.signal.addEventListener('abort', forwardAbort, { once: true });
     if (request.signal.aborted) forwardAbort();
     try {
-      const stream = await sdk.chat.completions.create(requestBody(target, request), { signal: attemptController.signal });
+      const response = await sdk.chat.completions.create(requestBody(target, request), { signal: attemptController.signal }).asResponse();
       duringStream = true;
+      // A few servers answer plain JSON even to a streamed request: read it as one whole answer.
+      if (response.headers.get('content-type')?.includes('application/json')) return readCompletionBody(await response.text());
+      const stream = Stream.fromSSEResponse<ChatCompletionChunk>(response, attemptController);
       const assembler = new StreamAssembler();
       let chunkCount = 0;
       for await (const chunk of stream) {
@@ -69,6 +81,9 @@ export function createModelClient(target: ModelTarget, options: ModelClientOptio
       }
       // The SDK ends the iteration quietly when the request is aborted.
       if (request.signal.aborted) return { ok: false, failure: { kind: 'aborted' } };
+      if (chunkCount > 0 && assembler.finishReasonSeen === false) {
+        return { ok: false, failure: { kind: 'cut', retryable: true, detail: 'the stream ended without a finish reason' } };
+      }
       if (chunkCount === 0) {
         const detail = 'its answer held no stream events; the endpoint may not support streaming (`stream: true`)';
         return { ok: false, failure: { kind: 'protocol', retryable: false, detail } };
@@ -84,36 +99,41 @@ export function createModelClient(target: ModelTarget, options: ModelClientOptio
     }
   }
 
+  async function callWithRetries(request: ModelCallRequest): Promise<ModelCallResult> {
+    for (let attemptNumber = 1; ; attemptNumber += 1) {
+      if (request.signal.aborted) throw cancelledBy(request.signal, callName);
+      const release = await limiter.acquire(request.signal).catch(() => {
+        throw cancelledBy(request.signal, callName);
+      });
+      let outcome: AttemptOutcome;
+      try {
+        request.onAttemptStart?.();
+        outcome = await attempt(request);
+      } finally {
+        release();
+      }
+      if (outcome.ok) return outcome.result;
+      const failure = outcome.failure;
+      if (failure.kind === 'aborted') throw cancelledBy(request.signal, callName);
+      if (!failure.retryable || attemptNumber > timing.maxRetries) {
+        throw providerErrorFor(target, failure, attemptNumber, { toolsOffered: (request.tools?.length ?? 0) > 0 });
+      }
+      const retry: ModelCallRetry = {
+        attempt: attemptNumber,
+        delayMs: retryDelayMs(attemptNumber, failure, timing),
+        reason: redact(describeFailure(failure), target),
+        ...(failure.kind === 'status' ? { status: failure.status } : {}),
+      };
+      options.onRetry?.(retry);
+      request.onRetry?.(retry);
+      await sleep(retry.delayMs, request.signal, callName);
+    }
+  }
+
+  const memory = options.toolProtocolMemory ?? processToolProtocolMemory;
   return {
     label: target.label,
-    async call(request) {
-      for (let attemptNumber = 1; ; attemptNumber += 1) {
-        if (request.signal.aborted) throw cancelledBy(request.signal, callName);
-        const release = await limiter.acquire(request.signal).catch(() => {
-          throw cancelledBy(request.signal, callName);
-        });
-        let outcome: AttemptOutcome;
-        try {
-          request.onAttemptStart?.();
-          outcome = await attempt(request);
-        } finally {
-          release();
-        }
-        if (outcome.ok) return outcome.result;
-        const failure = outcome.failure;
-        if (failure.kind === 'aborted') throw cancelledBy(request.signal, callName);
-        if (!failure.retryable || attemptNumber > timing.maxRetries) throw providerErrorFor(target, failure, attemptNumber);
-        const retry: ModelCallRetry = {
-          attempt: attemptNumber,
-          delayMs: retryDelayMs(attemptNumber, failure, timing),
-          reason: redact(describeFailure(failure), target),
-          ...(failure.kind === 'status' ? { status: failure.status } : {}),
-        };
-        options.onRetry?.(retry);
-        request.onRetry?.(retry);
-        await sleep(retry.delayMs, request.signal, callName);
-      }
-    },
+    call: (request) => checkedCall({ target, memory, send: callWithRetries }, request),
   };
 }
 
@@ -144,6 +164,7 @@ function requestBody(target: ModelTarget, request: ModelCallRequest): ChatComple
 function describeFailure(failure: Exclude<AttemptFailure, { kind: 'aborted' }>): string {
   if (failure.kind === 'status') return `${failure.status}: ${failure.providerMessage}`;
   if (failure.kind === 'stream-broken') return `stream broke off: ${failure.detail}`;
+  if (failure.kind === 'cut') return `answer cut short: ${failure.detail}`;
   if (failure.kind === 'protocol') return failure.detail;
   return `unreachable: ${failure.detail}`;
 }

@@ -58,9 +58,17 @@ export interface ModelCallResult {
   message: ChatCompletionAssistantMessageParam;
   finishReason: string | null;
   usage: ModelCallUsage;
-  /** Reasoning text the provider streamed apart from the content (`reasoning_content`), if any. */
+  /**
+   * Reasoning, kept apart from the answer: what the provider streamed as `reasoning_content` /
+   * `reasoning`, and any `<think>` block the content opened with. Never part of `message`.
+   */
   reasoning?: string;
+  /** How tools were offered in the call that answered: as `tools`, or rendered into the prompt. */
+  toolProtocol?: 'native' | 'prompted';
 }
+
+/** How an endpoint gets tools: `auto` starts native and switches to prompted when they are refused. */
+export type ToolProtocolSetting = 'auto' | 'native' | 'prompted';
 
 /**
  * One model endpoint and model, ready to call. Calls stream, retry 429/5xx/network faults a bounded
@@ -89,4 +97,6 @@ export interface ModelTarget {
    * connection 'local' in Retinue's options`. Defaults to one built from `label`.
    */
   authAdvice?: string;
+  /** How tools are offered (default `auto`). */
+  toolProtocol?: ToolProtocolSetting;
 }

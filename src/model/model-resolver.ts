@@ -73,6 +73,7 @@ export function createModelResolver(options: ModelResolverOptions): ModelResolve
         model: modelId,
         maxConcurrency: connection.maxConcurrency,
         authAdvice: `check the API key of connection '${connection.id}' in Retinue's options`,
+        toolProtocol: connection.toolProtocol,
       };
       client = createModelClient(target, { ...options.clientOptions, limiter });
       clients.set(key, client);

@@ -24,7 +24,12 @@ const MAX_PROVIDER_MESSAGE = 300;
  * The ProviderError for a call that failed for good: what failed (endpoint, status, the provider's
  * own words) and what to do. Never carries the API key, even when the provider echoes it.
  */
-export function providerErrorFor(target: ModelTarget, failure: Exclude<AttemptFailure, { kind: 'aborted' }>, attempts: number): ProviderError {
+export function providerErrorFor(
+  target: ModelTarget,
+  failure: Exclude<AttemptFailure, { kind: 'aborted' }>,
+  attempts: number,
+  request: { toolsOffered?: boolean } = {},
+): ProviderError {
   const endpoint = `The model endpoint at ${target.baseURL} (${target.label})`;
   // A retryable failure ends the call only once the tries are used up; any other may follow retried ones.
   const tries = attempts === 1 ? '' : failure.retryable ? ` (after ${attempts} tries)` : ` (on try ${attempts})`;
@@ -41,6 +46,12 @@ export function providerErrorFor(target: ModelTarget, failure: Exclude<AttemptFa
       redact(`${endpoint} broke off its streamed answer${afterTries} (${failure.detail}): check the server's health or its logs, then try again.`, target),
     );
   }
+  if (failure.kind === 'cut') {
+    return new ProviderError(
+      'cut-answer',
+      redact(`${endpoint} ended its answer early${afterTries} (${failure.detail}): the answer was cut short; check the server's logs or its output limits.`, target),
+    );
+  }
   if (failure.kind === 'protocol') {
     return new ProviderError(
       'provider-protocol',
@@ -50,8 +61,19 @@ export function providerErrorFor(target: ModelTarget, failure: Exclude<AttemptFa
   const status = failure.status;
   const said = failure.providerMessage ? ` ("${truncate(failure.providerMessage)}")` : '';
   const answered = `${endpoint} answered ${status} ${STATUS_TEXT[status] ?? ''}`.trimEnd() + `${tries}${said}`;
-  const { code, advice } = adviceFor(status, target);
+  const { code, advice } = refusalAdvice(failure.refusal, request.toolsOffered === true, target) ?? adviceFor(status, target);
   return new ProviderError(code, redact(`${answered}: ${advice}`, target), { status });
+}
+
+/** The codes the fail-open decision reads: the endpoint cannot take what Retinue adds. */
+function refusalAdvice(refusal: string | undefined, toolsOffered: boolean, target: ModelTarget): { code: string; advice: string } | undefined {
+  if (refusal === 'context-length') {
+    return { code: 'context-too-long', advice: `the prompt does not fit the context of '${target.model}'; shorten the chat or use a model with a longer context.` };
+  }
+  if (refusal === 'tools' && toolsOffered) {
+    return { code: 'tools-refused', advice: `the endpoint refuses tool definitions for '${target.model}'; set its tool protocol to "prompted" (or "auto") in Retinue's options.` };
+  }
+  return undefined;
 }
 
 function adviceFor(status: number, target: ModelTarget): { code: string; advice: string } {

@@ -1,10 +1,16 @@
 import { APIConnectionError, APIError, APIUserAbortError } from 'openai';
+import { isContextLengthRefusal, isToolsRefusal, type EndpointRefusal } from './endpoint-refusals';
+
+/** Which of Retinue's additions an endpoint refused, when a refusal says so. */
+export type RefusalKind = 'context-length' | 'tools';
 
 /** Why one attempt at a model call failed, as far as retrying is concerned. */
 export type AttemptFailure =
-  | { kind: 'status'; status: number; retryable: boolean; retryAfterMs?: number; providerMessage: string }
+  | { kind: 'status'; status: number; retryable: boolean; retryAfterMs?: number; providerMessage: string; refusal?: RefusalKind }
   | { kind: 'network'; retryable: true; detail: string }
   | { kind: 'stream-broken'; retryable: true; detail: string }
+  /** The answer ended cleanly but early: a stream without a finish reason, or a JSON body cut short. */
+  | { kind: 'cut'; retryable: true; detail: string }
   /** The endpoint answered, but not in the streamed chat-completions protocol; trying again cannot help. */
   | { kind: 'protocol'; retryable: false; detail: string }
   | { kind: 'aborted' };
@@ -33,13 +39,18 @@ export function isRetryableStatus(status: number): boolean {
  */
 export function classifyFailure(error: unknown, options: { duringStream: boolean; signal: AbortSignal; now?: number }): AttemptFailure {
   if (options.signal.aborted || error instanceof APIUserAbortError) return { kind: 'aborted' };
-  if (error instanceof APIError && typeof error.status === 'number') {
+  // An error sent inside a stream (llama.cpp's `data: {"error": {"code": 400, ...}}`) has no HTTP status but may carry one.
+  const status = error instanceof APIError ? (error.status ?? embeddedStatus(error)) : undefined;
+  if (error instanceof APIError && typeof status === 'number') {
+    const refusal = refusalKindOf(error, status);
     return {
       kind: 'status',
-      status: error.status,
-      retryable: isRetryableStatus(error.status),
+      status,
+      // Retrying cannot make an endpoint take tools or a longer prompt (llama.cpp refuses tools with a 500).
+      retryable: isRetryableStatus(status) && refusal === undefined,
       retryAfterMs: retryAfterMs(error.headers, options.now ?? Date.now()),
       providerMessage: providerMessageOf(error),
+      ...(refusal ? { refusal } : {}),
     };
   }
   const detail = describeCause(error);
@@ -67,6 +78,26 @@ export function retryDelayMs(retry: number, failure: AttemptFailure, timing: Ret
   if (failure.kind === 'status' && failure.retryAfterMs !== undefined) return Math.min(failure.retryAfterMs, timing.maxRetryAfterMs);
   const ceiling = Math.min(timing.maxDelayMs, timing.baseDelayMs * 2 ** (retry - 1));
   return Math.round(ceiling / 2 + (random() * ceiling) / 2);
+}
+
+function embeddedStatus(error: APIError): number | undefined {
+  const body = error.error as { code?: unknown } | undefined;
+  return typeof body?.code === 'number' && body.code >= 400 && body.code < 600 ? body.code : undefined;
+}
+
+/** Whether a refusal names the context length or the tools, read from the message and the whole error body. */
+export function refusalKindOf(error: APIError, status: number): RefusalKind | undefined {
+  const body = error.error as { param?: unknown; code?: unknown } | string | undefined;
+  const fields = typeof body === 'object' && body !== null ? body : {};
+  const refusal: EndpointRefusal = {
+    status,
+    text: `${error.message} ${JSON.stringify(body ?? '')}`,
+    param: typeof fields.param === 'string' ? fields.param : null,
+    code: typeof fields.code === 'string' || typeof fields.code === 'number' ? fields.code : null,
+  };
+  if (isContextLengthRefusal(refusal)) return 'context-length';
+  if (isToolsRefusal(refusal)) return 'tools';
+  return undefined;
 }
 
 function providerMessageOf(error: APIError): string {

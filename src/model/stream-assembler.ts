@@ -31,6 +31,8 @@ export class StreamAssembler {
   /** Position in `toolCalls` of the call each provider index is filling now. */
   private readonly slotByIndex = new Map<number, number>();
   private finishReason: string | null = null;
+  /** False until a chunk carries a finish reason: a stream that ends without one was cut short. */
+  finishReasonSeen = false;
   private usage: ModelCallUsage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
 
   /** Takes one chunk; returns the text it added (empty when none). */
@@ -44,7 +46,10 @@ export class StreamAssembler {
     }
     const choice = chunk.choices[0];
     if (!choice) return '';
-    if (choice.finish_reason) this.finishReason = choice.finish_reason;
+    if (choice.finish_reason) {
+      this.finishReason = choice.finish_reason;
+      this.finishReasonSeen = true;
+    }
     const delta = choice.delta as typeof choice.delta & { reasoning_content?: string | null; reasoning?: string | null };
     const reasoningPiece = delta.reasoning_content ?? delta.reasoning;
     if (typeof reasoningPiece === 'string') this.reasoning += reasoningPiece;

@@ -57,13 +57,22 @@ export function toParametersSchema(parameters: z.ZodType): Record<string, unknow
 
 const SAFE_INTEGER_BOUND = Number.MAX_SAFE_INTEGER;
 
-/** Drops `$schema`, zod's safe-integer bounds and trivial `propertyNames`, which some providers refuse. */
+/**
+ * Validation bounds the model does not need to fill a call in: the dispatcher checks every call
+ * against the zod schema anyway, and each of these costs context on every request.
+ */
+const VALIDATION_ONLY_KEYS = new Set(['minLength', 'maxLength', 'minItems', 'maxItems', 'minimum', 'maximum', 'additionalProperties']);
+
+/**
+ * Drops `$schema`, validation-only bounds and trivial `propertyNames` (which some providers refuse),
+ * keeping types, enums, required fields and descriptions.
+ */
 function cleanSchema(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(cleanSchema);
   if (node === null || typeof node !== 'object') return node;
   const cleaned: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(node)) {
-    if (key === '$schema') continue;
+    if (key === '$schema' || VALIDATION_ONLY_KEYS.has(key)) continue;
     if ((key === 'minimum' || key === 'maximum') && Math.abs(value as number) === SAFE_INTEGER_BOUND) continue;
     if (key === 'propertyNames' && isPlainStringSchema(value)) continue;
     cleaned[key] = cleanSchema(value);

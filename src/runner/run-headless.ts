@@ -78,6 +78,7 @@ export async function runHeadless(environment: HeadlessRunnerEnvironment): Promi
         baseURL: runnerArguments.baseURL,
         apiKey: runnerArguments.apiKey,
         model: runnerArguments.model,
+        toolProtocol: runnerArguments.toolProtocol ?? 'auto',
         authAdvice: 'check the --api-key given to the runner',
       },
       clientOptions: {

@@ -10,6 +10,8 @@ export interface RunnerArguments {
   prompt?: string;
   snapshotFile?: string;
   json: boolean;
+  /** How the endpoint gets tools (default `auto`). */
+  toolProtocol?: 'auto' | 'native' | 'prompted';
 }
 
 export type ParsedCommandLine = { kind: 'run'; arguments: RunnerArguments } | { kind: 'help' };
@@ -36,10 +38,11 @@ root and every profile bound to "host"); other profiles use the connections of t
   --prompt TEXT      the user's chat message
   --snapshot FILE    an OpenAI chat-completions request body (JSON) to use as the chat turn
   --json             print one JSON document (run, invocations, tasks, capsules, journal)
+  --tool-protocol P  auto (default: native tools, prompted when refused), native or prompted
 
 Exit status: 0 the run completed, 1 it failed, 2 bad arguments.`;
 
-const VALUE_OPTIONS = { '--base-url': 'baseURL', '--api-key': 'apiKey', '--model': 'model', '--settings': 'settingsFile', '--agents': 'agentsDirectory', '--prompt': 'prompt', '--snapshot': 'snapshotFile' } as const;
+const VALUE_OPTIONS = { '--base-url': 'baseURL', '--api-key': 'apiKey', '--model': 'model', '--settings': 'settingsFile', '--agents': 'agentsDirectory', '--prompt': 'prompt', '--snapshot': 'snapshotFile', '--tool-protocol': 'toolProtocol' } as const;
 type ValueOption = keyof typeof VALUE_OPTIONS;
 
 /**
@@ -83,6 +86,10 @@ export function parseRunnerArguments(argv: readonly string[]): ParsedCommandLine
     throw new RunnerUsageError('Give exactly one of --prompt TEXT and --snapshot FILE.');
   }
   if (values.prompt !== undefined && values.prompt.trim() === '') throw new RunnerUsageError('--prompt is empty.');
+  const toolProtocol = values.toolProtocol;
+  if (toolProtocol !== undefined && toolProtocol !== 'auto' && toolProtocol !== 'native' && toolProtocol !== 'prompted') {
+    throw new RunnerUsageError(`--tool-protocol '${toolProtocol}' is not one of auto, native, prompted.`);
+  }
 
   return {
     kind: 'run',
@@ -95,6 +102,7 @@ export function parseRunnerArguments(argv: readonly string[]): ParsedCommandLine
       ...(values.agentsDirectory !== undefined ? { agentsDirectory: values.agentsDirectory } : {}),
       ...(values.prompt !== undefined ? { prompt: values.prompt } : {}),
       ...(values.snapshotFile !== undefined ? { snapshotFile: values.snapshotFile } : {}),
+      ...(toolProtocol !== undefined ? { toolProtocol } : {}),
     },
   };
 }

@@ -1,14 +1,67 @@
-import type { ChatCompletionAssistantMessageParam } from 'openai/resources/chat/completions';
-import { RetinueError } from '../errors';
+import type { ChatCompletionAssistantMessageParam, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import { ProviderError, RetinueError } from '../errors';
+import type { ModelCallResult } from '../model/model-client';
 import { toolCallsOf } from '../model/tool-protocol';
 import { addUsage } from '../records/usage';
 import { appendAndSave, historyOf, journalIds, type InvocationDriver } from './invocation-driver';
+import { noteRefusedSize, refusedSizeFor, requestSize, trimmedHistories } from './context-trimming';
 import { abortReason } from './run-signals';
 import type { PreparedTurn } from './turn-preparation';
 
 function errorData(error: unknown): { code: string; message: string } {
   if (error instanceof RetinueError) return error.toJSON();
   return { code: 'unexpected', message: error instanceof Error ? error.message : String(error) };
+}
+
+/** Reasoning kept in the journal per call, at most. */
+const MAX_JOURNALED_REASONING = 8_000;
+
+type RetryNote = { attempt: number; delayMs: number; reason: string; status?: number };
+
+/**
+ * Sends the history, or, once the endpoint said it does not fit, smaller copies of it: a size once
+ * refused in this run is never sent again. Throws the `context-too-long` refusal when nothing
+ * smaller is left.
+ */
+async function callWithinContext(
+  driver: InvocationDriver,
+  prepared: PreparedTurn,
+  noteRetry: (retry: RetryNote) => void,
+  send: (messages: ChatCompletionMessageParam[]) => Promise<ModelCallResult>,
+): Promise<ModelCallResult> {
+  const { session, model } = driver;
+  const candidates = trimmedHistories(historyOf(driver.invocation));
+  let messages = historyOf(driver.invocation);
+  let note = '';
+  const fits = () => requestSize(messages, prepared.tools) < refusedSizeFor(session, model.label);
+  const trimFurther = (): boolean => {
+    for (let next = candidates.next(); !next.done; next = candidates.next()) {
+      messages = next.value.messages;
+      note = next.value.note;
+      if (fits()) return true;
+    }
+    return false;
+  };
+  let refusal: unknown;
+  for (let attempt = 1; ; attempt += 1) {
+    if (!fits() && !trimFurther()) throw refusal ?? contextTooLong(model.label);
+    if (note) noteRetry({ attempt, delayMs: 0, reason: `context too long: ${note}` });
+    try {
+      return await send(messages);
+    } catch (error) {
+      if (!(error instanceof RetinueError) || error.code !== 'context-too-long' || driver.signal.aborted) throw error;
+      refusal = error;
+      // A little under the refused size, so trimming takes a real step rather than one message at a time.
+      noteRefusedSize(session, model.label, Math.floor(requestSize(messages, prepared.tools) * 0.9));
+    }
+  }
+}
+
+function contextTooLong(label: string): RetinueError {
+  return new ProviderError(
+    'context-too-long',
+    `The prompt for ${label} was refused as too long earlier in this run, and leaving out older tool results and chat messages did not make it fit. Shorten the chat or use a model with a longer context.`,
+  );
 }
 
 /**
@@ -26,22 +79,25 @@ export async function runModelTurn(driver: InvocationDriver, prepared: PreparedT
     data: { round, model: model.label, tools: (prepared.tools ?? []).map((tool) => (tool.type === 'function' ? tool.function.name : tool.type)) },
   });
   const turnStream = driver.replyStream?.startTurn((prepared.tools?.length ?? 0) > 0);
-  let result;
+  const noteRetry = (retry: RetryNote) => {
+    turnStream?.retry();
+    session.journal.note('model-call-retry', { ...ids, data: { round, attempt: retry.attempt, delayMs: retry.delayMs, reason: retry.reason, status: retry.status } });
+  };
+  let result: ModelCallResult;
   try {
-    result = await model.call({
-      messages: historyOf(driver.invocation),
-      tools: prepared.tools,
-      toolChoice: prepared.toolChoice,
-      sampling: driver.sampling,
-      signal: driver.signal,
-      ...(turnStream
-        ? { onTextDelta: turnStream.text, onReasoningDelta: turnStream.reasoning, onToolCallDelta: turnStream.toolCallDelta }
-        : {}),
-      onRetry: (retry) => {
-        turnStream?.retry();
-        session.journal.note('model-call-retry', { ...ids, data: { round, attempt: retry.attempt, delayMs: retry.delayMs, reason: retry.reason, status: retry.status } });
-      },
-    });
+    result = await callWithinContext(driver, prepared, noteRetry, (messages) =>
+      model.call({
+        messages,
+        tools: prepared.tools,
+        toolChoice: prepared.toolChoice,
+        sampling: driver.sampling,
+        signal: driver.signal,
+        ...(turnStream
+          ? { onTextDelta: turnStream.text, onReasoningDelta: turnStream.reasoning, onToolCallDelta: turnStream.toolCallDelta }
+          : {}),
+        onRetry: noteRetry,
+      }),
+    );
   } catch (error) {
     turnStream?.abandon();
     const reason = driver.signal.aborted ? abortReason(driver.signal) : error;
@@ -66,6 +122,9 @@ export async function runModelTurn(driver: InvocationDriver, prepared: PreparedT
       finishReason: result.finishReason,
       toolCalls: result.message.tool_calls?.length ?? 0,
       usage: { ...usage },
+      ...(result.toolProtocol ? { toolProtocol: result.toolProtocol } : {}),
+      // Kept for the side panel to show folded; never part of a reply or a capsule.
+      ...(result.reasoning ? { reasoning: result.reasoning.slice(0, MAX_JOURNALED_REASONING) } : {}),
     },
   });
   return result.message;

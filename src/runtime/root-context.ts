@@ -6,11 +6,11 @@ import type { InvocationPolicy } from './invocation-policy';
 /** How the root's work reaches the page, said once in its instructions when it has tools. */
 export const ROOT_RULES = [
   '## How your reply is sent',
-  '- When your reply is ready, write it as your answer without calling a tool: that text is what the chat shows.',
-  '- Text you write in a turn that also calls tools is not shown to anyone.',
+  '- Your answer without a tool call is the reply the chat shows; text beside a tool call is shown to no one.',
 ].join('\n');
 
-function rootInstructions(profile: AgentProfile, policy: InvocationPolicy): string {
+/** The instructions Retinue adds to the page's system text for the root. */
+export function rootInstructions(profile: AgentProfile, policy: InvocationPolicy): string {
   const parts = [profile.systemPrompt.trim()];
   if (policy.tools.length > 0) parts.push(ROOT_RULES);
   return parts.filter((part) => part !== '').join('\n\n');

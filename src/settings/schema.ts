@@ -33,6 +33,13 @@ export const modelBindingSchema = z.discriminatedUnion('binding', [
 ]);
 export type ModelBinding = z.infer<typeof modelBindingSchema>;
 
+/**
+ * How an endpoint gets tools: `auto` sends native `tools` and switches to `prompted` (tools written
+ * into the system text, calls read from the model's text) when the endpoint refuses them.
+ */
+export const toolProtocolSchema = z.enum(['auto', 'native', 'prompted']);
+export type ToolProtocol = z.infer<typeof toolProtocolSchema>;
+
 export const connectionSchema = z.strictObject({
   id,
   label: z.string().max(200).default(''),
@@ -40,6 +47,7 @@ export const connectionSchema = z.strictObject({
   apiKey: z.string().max(4_096).default(''),
   defaultModel: z.string().min(1).max(200),
   maxConcurrency: z.number().int().min(1).max(32).default(2),
+  toolProtocol: toolProtocolSchema.default('auto'),
 });
 export type Connection = z.infer<typeof connectionSchema>;
 
@@ -102,6 +110,8 @@ export const siteSchema = z.strictObject({
   enabled: z.boolean().default(true),
   adapter: adapterIdSchema.default('auto'),
   rootProfileId: id.optional(),
+  /** How the page's own endpoint gets tools (the `host` binding); absent means `auto`. */
+  toolProtocol: toolProtocolSchema.optional(),
 });
 export type SiteSettings = z.infer<typeof siteSchema>;
 

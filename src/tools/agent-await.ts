@@ -12,19 +12,17 @@ export const agentAwaitParameters = z.strictObject({
     .min(1)
     .max(64)
     .optional()
-    .describe('Names of the tasks to wait for, as agent_delegate gave them; leave out for all your tasks.'),
+    .describe('Task names; default all.'),
   mode: z
     .enum(['nextCompleted', 'allCompleted', 'statusOnly'])
     .optional()
-    .describe(
-      '`allCompleted` (the default) waits until every selected task has finished; `nextCompleted` returns as soon as one more has finished; `statusOnly` does not wait and only tells you where each task stands.',
-    ),
+    .describe('statusOnly does not wait.'),
   timeoutMs: z
     .number()
     .int()
     .min(0)
     .optional()
-    .describe(`How long to wait at most, in milliseconds (at most ${AWAIT_MAX_TIMEOUT_MS}); leave out to wait as long as the tasks themselves may take.`),
+    .describe(`At most ${AWAIT_MAX_TIMEOUT_MS}; leave out to wait as long as the tasks themselves may take.`),
 });
 
 function seconds(milliseconds: number): string {
@@ -69,7 +67,7 @@ export function renderAwaitAnswer(answer: AwaitAnswer, options: { statusOnly: bo
 export const agentAwaitTool = defineTool({
   name: 'agent.await',
   description:
-    'Wait for tasks you delegated and get their results. Results come back as markdown with a summary, findings and files to read; tasks still working are listed with where they stand.',
+    'Wait for delegated tasks and get their results.',
   parameters: agentAwaitParameters,
   async execute(args, context) {
     if (!context.delegation) throw new ModelBehaviorError('delegation-unavailable', 'You have no delegated tasks to wait for.');

@@ -3,13 +3,13 @@ import { ModelBehaviorError } from '../errors';
 import { defineTool } from './tool-definition';
 
 export const agentCancelParameters = z.strictObject({
-  tasks: z.array(z.string().min(1).max(80)).min(1).max(64).describe('Names of the tasks to stop, as agent_delegate gave them.'),
+  tasks: z.array(z.string().min(1).max(80)).min(1).max(64).describe('Task names.'),
 });
 
 /** `agent.cancel`: stop tasks the caller started. */
 export const agentCancelTool = defineTool({
   name: 'agent.cancel',
-  description: 'Stop tasks you delegated that you no longer need. Finished tasks keep their results.',
+  description: 'Stop delegated tasks you no longer need.',
   parameters: agentCancelParameters,
   async execute(args, context) {
     if (!context.delegation) throw new ModelBehaviorError('delegation-unavailable', 'You have no delegated tasks to cancel.');

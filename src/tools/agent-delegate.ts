@@ -7,7 +7,7 @@ import { defineTool } from './tool-definition';
 export const TASK_BRIEF_MAX_CHARS = 40_000;
 
 export const agentDelegateParameters = z.strictObject({
-  agentId: z.string().min(1).max(64).describe('Id of the agent to ask, as agent_list shows it.'),
+  agentId: z.string().min(1).max(64).describe('From agent_list.'),
   task: taskBriefSchema
     .check((context) => {
       const size = JSON.stringify(context.value).length;
@@ -19,23 +19,21 @@ export const agentDelegateParameters = z.strictObject({
         });
       }
     })
-    .describe(
-    'What to do: a short `title`, the `objective`, any `context` the agent needs (text or an object) and the `expectedOutput` you want back.',
-  ),
+    .describe('Self-contained: the agent sees nothing else.'),
   budget: z
     .strictObject({
       maxRounds: z.number().int().min(1).max(100).optional(),
       maxToolCalls: z.number().int().min(0).max(500).optional(),
     })
     .optional()
-    .describe("Optional tighter limits than the agent's own (never wider)."),
+    .describe('Optional tighter limits.'),
 });
 
 /** `agent.delegate`: start a task in the background; answers with the task's name. */
 export const agentDelegateTool = defineTool({
   name: 'agent.delegate',
   description:
-    'Ask another agent to do a task for you. It starts working in the background at once (or as soon as a slot frees up) while you go on; its result comes back through agent_await. The answer gives the task a name; use that name with agent_await and agent_cancel.',
+    'Start a task for another agent, run in the background; answers with its task name.',
   parameters: agentDelegateParameters,
   async execute(args, context) {
     if (!context.delegation) {

@@ -7,7 +7,7 @@ export const agentListParameters = z.strictObject({});
 export const agentListTool = defineTool({
   name: 'agent.list',
   description:
-    'List the agents you can delegate tasks to, with what each is good for. Pass an agent\'s id to agent_delegate.',
+    'The agents you can delegate to and what each is good for.',
   parameters: agentListParameters,
   async execute(_args, context) {
     const delegation = context.delegation;

@@ -5,22 +5,22 @@ import { defineTool } from './tool-definition';
 export const WORKSPACE_READ_MAX_CHARS = 20_000;
 
 export const workspaceReadParameters = z.strictObject({
-  path: z.string().min(1).max(512).describe('The file to read, e.g. `summaries/notes.md`.'),
-  offset: z.number().int().min(0).optional().describe('Character to start at (default 0); use the offset a cut-off read told you.'),
+  path: z.string().min(1).max(512).describe('e.g. summaries/notes.md'),
+  offset: z.number().int().min(0).optional(),
   limit: z
     .number()
     .int()
     .min(1)
     .max(WORKSPACE_READ_MAX_CHARS)
     .optional()
-    .describe(`How many characters to read (default and most: ${WORKSPACE_READ_MAX_CHARS}).`),
+    .describe(`Most ${WORKSPACE_READ_MAX_CHARS}.`),
 });
 
 /** `workspace.read`: one file of the caller's workspace, in pieces when it is long. */
 export const workspaceReadTool = defineTool({
   name: 'workspace.read',
   description:
-    'Read a file of your workspace. Long files come in pieces: the answer says where to continue with `offset`.',
+    'Read a workspace file, in pieces when long (continue at the `offset` given).',
   parameters: workspaceReadParameters,
   async execute(args, context) {
     const result = await context.workspace.read(args.path, {

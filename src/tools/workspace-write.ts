@@ -2,19 +2,19 @@ import { z } from 'zod';
 import { defineTool } from './tool-definition';
 
 export const workspaceWriteParameters = z.strictObject({
-  path: z.string().min(1).max(512).describe('The file to write, e.g. `summaries/notes.md` or `scratch/draft.md`.'),
-  content: z.string().describe('The text to write.'),
+  path: z.string().min(1).max(512).describe('e.g. summaries/notes.md'),
+  content: z.string(),
   mode: z
     .enum(['replace', 'append'])
     .optional()
-    .describe('`replace` (the default) overwrites the file; `append` adds to its end.'),
+    .describe('Default replace.'),
 });
 
 /** `workspace.write`: a note or draft in the caller's workspace. */
 export const workspaceWriteTool = defineTool({
   name: 'workspace.write',
   description:
-    'Write a file in your workspace: notes worth keeping go in `summaries/`, drafts in `scratch/`. Creates the file when it does not exist.',
+    'Write a workspace file: notes in summaries/, drafts in scratch/.',
   parameters: workspaceWriteParameters,
   async execute(args, context) {
     const mode = args.mode ?? 'replace';

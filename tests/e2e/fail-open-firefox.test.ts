@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { runDelegatingTurn, startFirefoxScenario, waitForEndedRuns, type FirefoxScenario } from './chat-turn-scenarios';
 import { expectPlainReply, PLAIN_REPLY, readSidePanelFallback, scriptRefusalAfterProgress, scriptRefusingEndpoint } from './fail-open-scenarios';
 import { waitForFixtureReady } from './support/fixture-pages';
-import { readRunStore } from './support/settings';
+import { TOOL_PROTOCOL_STORAGE_KEY } from '../../src/model/tool-protocol-memory';
+import { readRunStore, writeStorage } from './support/settings';
 
 /**
  * Fail open in Firefox ESR on both fixture pages, and a page that sends `fetch(new Request(…))`
@@ -53,6 +54,9 @@ describe('Firefox: an endpoint that refuses everything Retinue adds', () => {
 });
 
 describe('Firefox: a page that sends fetch(new Request(…))', () => {
+  // The refusing endpoint above was remembered as prompted-only; here the same endpoint takes tools again.
+  beforeAll(() => writeStorage(scenario.options, { [TOOL_PROTOCOL_STORAGE_KEY]: {} }));
+
   test.each<Record<string, string>>([{ input: 'request' }, { input: 'request', stream: '0' }])('%o is intercepted and becomes a delegated run', async (query) => {
     const page = await openFixture('/openai-chat/', query);
     const before = (await readRunStore(scenario.options)).runs.length;

@@ -14,9 +14,9 @@ import { readRunStore } from './support/settings';
 export const PLAIN_REPLY = 'Mara knocks twice. (the plain reply of the page’s own model)';
 const REFUSAL = 'tools are not supported for this model';
 
-/** A request carrying anything of Retinue's: its tools, its instructions, its agents' names. */
+/** A request carrying anything of Retinue's: its tools (native or written into the prompt), its instructions, its agents' names. */
 export function addsRetinue(request: ScriptedRequest): boolean {
-  return request.toolNames.length > 0 || /retinue|agent_/i.test(request.allText);
+  return request.toolNames.length > 0 || /retinue|agent_|<tool_call>/i.test(request.allText);
 }
 
 /** The endpoint refuses every request that carries Retinue's additions (400) and answers the rest plainly. */
@@ -32,12 +32,15 @@ export function scriptRefusingEndpoint(model: ScriptedModelServer): void {
 export function scriptRefusalAfterProgress(model: ScriptedModelServer): void {
   model.reset();
   const critic = defaultDelegations[1]!;
+  // An earlier refusal may have switched this endpoint to the prompted protocol (tools in the system
+  // text, results as `<tool_response>` messages): both forms are told apart here.
+  const offers = (request: ScriptedRequest, tool: string) => request.toolNames.includes(tool) || request.systemText.includes(`${tool}(`);
   model.script((request) =>
-    request.toolNames.includes('task_return') ? { toolCalls: [{ name: 'task_return', arguments: { summary: critic.finding, status: 'completed' } }] } : undefined,
+    offers(request, 'task_return') ? { toolCalls: [{ name: 'task_return', arguments: { summary: critic.finding, status: 'completed' } }] } : undefined,
   );
   model.script((request) => {
     if (!addsRetinue(request)) return { content: PLAIN_REPLY };
-    if (request.toolResultCount > 0) return { fault: 'status', status: 400, message: REFUSAL };
+    if (request.toolResultCount > 0 || request.allText.includes('<tool_response name=')) return { fault: 'status', status: 400, message: REFUSAL };
     return { toolCalls: [{ name: 'agent_delegate', arguments: { agentId: critic.agentId, task: { title: critic.title, objective: critic.objective } } }] };
   });
 }

@@ -14,6 +14,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { ChatCompletionCreateParams } from 'openai/resources/chat/completions';
 import { carriesContent, carriesText, completionBody, completionChunks, errorKindFor, type CompletionShape } from './scripted-model-chunks';
+import { endpointRefusal, withTextCalls, type ScriptedEndpointModes } from './scripted-model-modes';
 import { recordRequest } from './scripted-model-requests';
 import type {
   QueuedReply,
@@ -26,6 +27,7 @@ import type {
 } from './scripted-model-types';
 
 export type * from './scripted-model-types';
+export type { ScriptedEndpointModes, TextCallFormat } from './scripted-model-modes';
 export { messageText, peakOverlap } from './scripted-model-requests';
 
 /** A queue of turns for the requests one matcher selects; see {@link ScriptedModelServer.queue}. */
@@ -46,6 +48,8 @@ export interface ScriptedModelServer {
   readonly unmatched: ScriptedRequest[];
   /** What scripts threw (those requests got a 400 that says so). */
   readonly scriptErrors: unknown[];
+  /** The endpoint behaviours in force; change them at any time. */
+  readonly modes: ScriptedEndpointModes;
   /** Adds a handler; handlers are asked in the order added, the first reply wins. */
   script(handler: ScriptHandler): void;
   /**
@@ -71,6 +75,7 @@ export async function startScriptedModelServer(options: ScriptedModelServerOptio
   const scriptErrors: unknown[] = [];
   let completionCounter = 0;
   let toolCallCounter = 0;
+  const modes: ScriptedEndpointModes = { ...options.modes };
 
   const httpServer = createServer((request, response) => {
     handleHttp(request, response).catch((error: unknown) => {
@@ -107,7 +112,8 @@ export async function startScriptedModelServer(options: ScriptedModelServerOptio
       recorded.answeredAt ??= Date.now();
       if (!response.writableFinished && recorded.outcome === 'pending') recorded.outcome = 'client-closed';
     });
-    const reply = await findReply(recorded);
+    // A real endpoint refuses what it cannot take before any model sees the request.
+    const reply = endpointRefusal(modes, body) ?? (await findReply(recorded));
     if (!reply) {
       unmatched.push(recorded);
       recorded.outcome = 'unmatched';
@@ -134,7 +140,8 @@ export async function startScriptedModelServer(options: ScriptedModelServerOptio
       sendStatusFault(response, reply, recorded);
       return;
     }
-    const turn: ScriptedTurn = 'fault' in reply ? (reply.turn ?? { content: 'This stream will not finish as planned.' }) : reply;
+    const scripted: ScriptedTurn = 'fault' in reply ? (reply.turn ?? { content: 'This stream will not finish as planned.' }) : reply;
+    const turn = withTextCalls(scripted, modes.textCalls);
     const shape: CompletionShape = {
       completionId: `chatcmpl-scripted-${++completionCounter}`,
       model: typeof recorded.body.model === 'string' ? recorded.body.model : (models[0] ?? 'scripted-model'),
@@ -144,10 +151,13 @@ export async function startScriptedModelServer(options: ScriptedModelServerOptio
     };
     if ((!recorded.stream || turn.ignoreStream) && !('fault' in reply)) {
       recorded.outcome = 'answered';
-      sendJson(response, 200, completionBody(recorded, turn, shape), recorded);
+      const text = JSON.stringify(completionBody(recorded, turn, shape));
+      sendText(response, 200, turn.cleanCut ? text.slice(0, Math.floor(text.length / 2)) : text, recorded);
       return;
     }
-    const chunks = completionChunks(recorded, turn, shape);
+    const allChunks = completionChunks(recorded, turn, shape);
+    // A clean cut: half the events, then the stream ends without a finish reason or [DONE].
+    const chunks = turn.emptyStream ? [] : turn.cleanCut ? allChunks.slice(0, Math.max(1, Math.floor((allChunks.length - 1) / 2))) : allChunks;
     response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
     response.flushHeaders();
     const limit = 'fault' in reply ? (reply.afterChunks ?? 0) : chunks.length;
@@ -170,9 +180,9 @@ export async function startScriptedModelServer(options: ScriptedModelServerOptio
       // 'hang': leave the response open until the client aborts or the server closes.
       return;
     }
-    recorded.outcome = 'answered';
+    recorded.outcome = turn.cleanCut ? 'cut' : 'answered';
     recorded.answeredAt = Date.now();
-    response.end('data: [DONE]\n\n');
+    response.end(turn.cleanCut ? '' : 'data: [DONE]\n\n');
   }
 
   function queue(match: string | ((request: ScriptedRequest) => boolean), ...turns: QueuedReply[]): ScriptQueue {
@@ -203,6 +213,7 @@ export async function startScriptedModelServer(options: ScriptedModelServerOptio
     requests,
     unmatched,
     scriptErrors,
+    modes,
     script: (handler) => void handlers.push(handler),
     queue,
     reset() {
@@ -220,8 +231,11 @@ export async function startScriptedModelServer(options: ScriptedModelServerOptio
 }
 
 function sendJson(response: ServerResponse, status: number, body: unknown, recorded?: ScriptedRequest): void {
+  sendText(response, status, JSON.stringify(body), recorded);
+}
+
+function sendText(response: ServerResponse, status: number, text: string, recorded?: ScriptedRequest): void {
   if (recorded) recorded.answeredAt = Date.now();
-  const text = JSON.stringify(body);
   response.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
   response.end(text);
 }
@@ -229,7 +243,8 @@ function sendJson(response: ServerResponse, status: number, body: unknown, recor
 function sendStatusFault(response: ServerResponse, fault: ScriptedStatusFault, recorded: ScriptedRequest): void {
   recorded.answeredAt = Date.now();
   const kind = errorKindFor(fault.status);
-  const text = JSON.stringify({ error: { message: fault.message ?? `Scripted failure ${fault.status}.`, ...kind } });
+  const error = { message: fault.message ?? `Scripted failure ${fault.status}.`, ...kind, ...(fault.code ? { code: fault.code } : {}), ...(fault.param ? { param: fault.param } : {}) };
+  const text = JSON.stringify({ error });
   const headers: Record<string, string | number> = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) };
   if (fault.retryAfter !== undefined) headers['retry-after'] = String(fault.retryAfter);
   response.writeHead(fault.status, headers);

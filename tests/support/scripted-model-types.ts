@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import type { ScriptedEndpointModes } from './scripted-model-modes';
 import type {
   ChatCompletionCreateParams,
   ChatCompletionMessageParam,
@@ -39,6 +40,13 @@ export interface ScriptedTurn {
   ignoreStream?: boolean;
   /** Defaults to `tool_calls` when there are tool calls, else `stop`. */
   finishReason?: string;
+  /**
+   * Ends the answer cleanly but early: a stream stops after half its events with no finish reason
+   * and no `[DONE]`; a JSON body (with `ignoreStream`) is cut in the middle.
+   */
+  cleanCut?: boolean;
+  /** A streamed answer with no events at all, only `[DONE]`. */
+  emptyStream?: boolean;
 }
 
 /** An HTTP error with an OpenAI-shaped body `{ error: { message, type, code } }`. */
@@ -48,6 +56,9 @@ export interface ScriptedStatusFault {
   /** Sent as the `Retry-After` header: seconds, or an HTTP date string. */
   retryAfter?: number | string;
   message?: string;
+  /** The error body's `code` (defaults to one OpenAI uses for the status) and `param`. */
+  code?: string;
+  param?: string;
   delayMs?: number;
 }
 
@@ -115,4 +126,6 @@ export interface ScriptedModelServerOptions {
   defaultDelayMs?: number;
   /** Pieces each content / reasoning / arguments string is split into when streamed (default 3). */
   piecesPerString?: number;
+  /** Endpoint behaviours (refusing tools, a context window, text tool calls); changeable later through `server.modes`. */
+  modes?: ScriptedEndpointModes;
 }

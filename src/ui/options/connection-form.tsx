@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { connectionSchema, type Connection, type Settings } from '../../settings/schema';
+import { connectionSchema, toolProtocolSchema, type Connection, type Settings } from '../../settings/schema';
 import { issuesFromZod } from '../../settings/settings-errors';
 import { t } from '../ui-text';
 import { describedBy, Field, issuesByPath } from './field';
@@ -13,6 +13,7 @@ interface ConnectionDraft {
   apiKey: string;
   defaultModel: string;
   maxConcurrency: string;
+  toolProtocol: string;
 }
 
 function draftOf(connection: Connection | undefined): ConnectionDraft {
@@ -23,6 +24,7 @@ function draftOf(connection: Connection | undefined): ConnectionDraft {
     apiKey: connection?.apiKey ?? '',
     defaultModel: connection?.defaultModel ?? '',
     maxConcurrency: String(connection?.maxConcurrency ?? 2),
+    toolProtocol: connection?.toolProtocol ?? 'auto',
   };
 }
 
@@ -113,6 +115,11 @@ export function ConnectionForm({ state, connection, onDone }: ConnectionFormProp
         </Field>
         <Field id={`${prefix}-defaultModel`} label={t('options_connection_default_model')} error={errors.defaultModel}>{input('defaultModel')}</Field>
         <Field id={`${prefix}-maxConcurrency`} label={t('options_connection_concurrency')} error={errors.maxConcurrency}>{input('maxConcurrency', 'number', { min: 1, max: 32 })}</Field>
+        <Field id={`${prefix}-toolProtocol`} label={t('options_connection_tool_protocol')} error={errors.toolProtocol}>
+          <select value={draft.toolProtocol} onChange={update('toolProtocol')} {...describedBy(`${prefix}-toolProtocol`, errors.toolProtocol)}>
+            {toolProtocolSchema.options.map((protocol) => <option key={protocol} value={protocol}>{t(`options_tool_protocol_${protocol}`)}</option>)}
+          </select>
+        </Field>
       </div>
       <div class="button-row">
         <button type="submit" class="primary">{t('options_save')}</button>

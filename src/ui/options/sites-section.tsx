@@ -1,10 +1,10 @@
 import { useState } from 'preact/hooks';
 import { resolveProfiles } from '../../profiles/built-in-profiles';
-import { adapterIdSchema, type SiteSettings } from '../../settings/schema';
+import { adapterIdSchema, toolProtocolSchema, type SiteSettings } from '../../settings/schema';
 import { t } from '../ui-text';
 import type { OptionsState } from './options-state';
 
-/** Sites Retinue knows: switch, adapter and root profile per site; add a site by its address. */
+/** Sites Retinue knows: switch, adapter, root profile and tool protocol per site; add a site by its address. */
 export function SitesSection({ state }: { state: OptionsState }) {
   const [newOrigin, setNewOrigin] = useState('');
   const [addError, setAddError] = useState<string | undefined>(undefined);
@@ -60,6 +60,7 @@ export function SitesSection({ state }: { state: OptionsState }) {
               <th scope="col">{t('options_site_enabled')}</th>
               <th scope="col">{t('options_site_adapter')}</th>
               <th scope="col">{t('options_site_root_profile')}</th>
+              <th scope="col">{t('options_site_tool_protocol')}</th>
               <th scope="col"><span class="visually-hidden">{t('options_delete')}</span></th>
             </tr>
           </thead>
@@ -79,6 +80,11 @@ export function SitesSection({ state }: { state: OptionsState }) {
                   <select aria-label={t('options_site_root_label', site.origin)} value={site.rootProfileId ?? ''} onChange={(event) => changeSite(site.origin, { rootProfileId: event.currentTarget.value || undefined })}>
                     <option value="">{t('options_site_root_default', settings.defaults.rootProfileId)}</option>
                     {profiles.map((profile) => <option key={profile.id} value={profile.id}>{profile.name}</option>)}
+                  </select>
+                </td>
+                <td>
+                  <select aria-label={t('options_site_tool_protocol_label', site.origin)} value={site.toolProtocol ?? 'auto'} onChange={(event) => changeSite(site.origin, { toolProtocol: toolProtocolSchema.parse(event.currentTarget.value) })}>
+                    {toolProtocolSchema.options.map((protocol) => <option key={protocol} value={protocol}>{t(`options_tool_protocol_${protocol}`)}</option>)}
                   </select>
                 </td>
                 <td>

@@ -193,8 +193,18 @@ describe('createModelClient against the scripted server', () => {
     expect(retries[0]?.reason).toContain('stream broke off');
   });
 
-  test('an endpoint that answers a stream request with plain JSON fails clearly instead of giving an empty turn', async () => {
-    server.script(() => ({ content: 'Not streamed.', ignoreStream: true }));
+  test('an endpoint that answers a stream request with plain JSON is read as one whole answer', async () => {
+    server.script(() => ({ content: 'Not streamed.', reasoning: 'Short.', ignoreStream: true }));
+
+    const actual = await createModelClient(target(), fastRetries).call({ messages: userMessage, signal: new AbortController().signal });
+
+    expect(actual.message).toEqual({ role: 'assistant', content: 'Not streamed.' });
+    expect(actual.reasoning).toBe('Short.');
+    expect(server.requests).toHaveLength(1);
+  });
+
+  test('a stream that holds no events fails clearly instead of giving an empty turn', async () => {
+    server.script(() => ({ content: 'Nothing.', emptyStream: true }));
 
     const error = await failureOf(createModelClient(target(), fastRetries).call({ messages: userMessage, signal: new AbortController().signal }));
 

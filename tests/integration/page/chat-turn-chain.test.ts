@@ -185,6 +185,26 @@ describe('a chat turn from the page', () => {
     expect(run?.status).toBe('completed');
   });
 
+  test('an endpoint that refuses tools: host-bound and connection agents switch to the prompted protocol and the turn is still delegated', async () => {
+    server.modes.refuseTools = true;
+    server.modes.textCalls = 'hermes';
+    server.queue(
+      isRoot,
+      { toolCalls: [delegate('scene-critic', 'Critique the duel'), delegate('continuity-checker', 'Check the duel')] },
+      { toolCalls: [{ name: 'agent_await', arguments: { tasks: ['scene-critic', 'continuity-checker'], mode: 'allCompleted' } }] },
+      (request) => ({ content: ['Slow the first exchange', 'No contradictions'].filter((said) => request.lastMessageText.includes(said)).join(' + ') }),
+    );
+    server.queue(isCritic, taskReturn('Slow the first exchange.'));
+    server.queue(isChecker, taskReturn('No contradictions with earlier events.'));
+
+    const completion = await pageClient().chat.completions.create({ model: 'scripted-model', messages: chat, stream: false });
+
+    expect(completion.choices[0]?.message.content).toBe('Slow the first exchange + No contradictions');
+    const answered = server.requests.filter((request) => request.outcome === 'answered');
+    expect(answered.every((request) => request.body.tools === undefined)).toBe(true);
+    expect(answered.find(isRoot)?.headers['x-csrf-token']).toBe('page-token');
+  });
+
   test("the page's other requests pass through untouched", async () => {
     const models = await pageClient().models.list();
     expect(models.data.map((model) => model.id)).toEqual(['scripted-model']);

@@ -22,6 +22,7 @@ import { startScriptedModelServer, type ScriptedModelServer, type ScriptedReques
  * once, unmodified, and the run records why; errors the page would have had anyway stay errors.
  */
 
+let settings: ReturnType<typeof settingsSchema.parse>;
 const isRoot = (request: ScriptedRequest) => request.systemText.includes('[[root]]');
 const isCritic = (request: ScriptedRequest) => request.systemText.includes('[[critic]]');
 /** The page's own generation: neither Retinue's instructions nor its tools. */
@@ -43,7 +44,7 @@ let breakStore: ((store: RunStore) => RunStore) | undefined;
 beforeEach(async () => {
   server = await startScriptedModelServer();
   const pageOrigin = new URL(server.baseURL).origin;
-  const settings = settingsSchema.parse({
+  settings = settingsSchema.parse({
     version: 1,
     connections: [{ id: 'local', baseURL: server.baseURL, apiKey: 'sk-local', defaultModel: 'scripted-model' }],
     profiles: [
@@ -133,7 +134,9 @@ function expectOnePageOwnRequest(sent: Record<string, unknown>): void {
 }
 
 describe('a run that cannot do its job answers with the page’s own generation', () => {
-  test.each([false, true])('an endpoint that refuses tools (stream: %s)', async (stream) => {
+  test.each([false, true])('an endpoint that refuses tools, native tools forced (stream: %s)', async (stream) => {
+    // With the default `auto` the run would switch to the prompted protocol instead (chat-turn-chain.test.ts).
+    for (const site of settings.sites) site.toolProtocol = 'native';
     server.script((request) => (request.toolNames.length > 0 ? { fault: 'status', status: 400, message: 'registry.ollama.ai/library/gemma3:4b does not support tools' } : undefined));
     const sent = { model: 'scripted-model', messages: chat, stream };
 

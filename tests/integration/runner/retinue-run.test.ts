@@ -52,6 +52,45 @@ describe('npm run retinue -- run', () => {
   );
 
   test(
+    'a model that writes its tool calls as text still gets a delegated run',
+    async () => {
+      server.modes.textCalls = 'hermes';
+      scriptDelegatedRun(server, 'The keeper lifts the lamp.');
+
+      const actual = await runRetinue(['run', '--base-url', server.baseURL, '--model', 'page-model', '--prompt', 'Write the storm scene.']);
+
+      expect(actual.exitCode).toBe(0);
+      expect(actual.stdout.split('\n\n')[0]).toBe('The keeper lifts the lamp.');
+      expect(actual.stdout).toMatch(/scene-critic\s+completed/);
+    },
+    PROCESS_TIMEOUT,
+  );
+
+  test(
+    'an endpoint that refuses tools: the runner switches to the prompted protocol and still delegates',
+    async () => {
+      server.modes.refuseTools = true;
+      server.modes.textCalls = 'hermes';
+      server.queue(SCENE_CRITIC_MARKER, { toolCalls: [{ name: 'task_return', arguments: { summary: 'Raise the stakes.', confidence: 'high' } }] });
+      server.script((request) => {
+        if (request.systemText.includes(SCENE_CRITIC_MARKER) || !request.systemText.includes('agent_delegate(')) return undefined;
+        const results = request.allText.split('<tool_response name=').length - 1;
+        if (results === 0) return { toolCalls: [{ name: 'agent_delegate', arguments: { agentId: 'scene-critic', task: { title: 'Critique the storm', objective: 'Find the weakest beat.' } } }] };
+        if (results === 1) return { toolCalls: [{ name: 'agent_await', arguments: { tasks: ['scene-critic'] } }] };
+        return { content: 'The keeper raises the stakes.' };
+      });
+
+      const actual = await runRetinue(['run', '--base-url', server.baseURL, '--model', 'page-model', '--prompt', 'Write the storm scene.']);
+
+      expect(actual.exitCode).toBe(0);
+      expect(actual.stdout.split('\n\n')[0]).toBe('The keeper raises the stakes.');
+      expect(actual.stdout).toMatch(/scene-critic\s+completed/);
+      expect(server.requests.filter((request) => request.outcome === 'status')).toHaveLength(1);
+    },
+    PROCESS_TIMEOUT,
+  );
+
+  test(
     '--json prints one document with the run, invocations, tasks, capsules and journal',
     async () => {
       scriptDelegatedRun(server, 'A reply.');

@@ -25,7 +25,8 @@ async function run(extra: string[]) {
   let stdout = '';
   let stderr = '';
   const exitCode = await runHeadless({
-    argv: ['run', '--base-url', server.baseURL, '--model', 'page-model', '--prompt', 'Write the storm scene.', ...extra],
+    // Native tools only: with the default `auto` the runner would switch to the prompted protocol instead.
+    argv: ['run', '--base-url', server.baseURL, '--model', 'page-model', '--prompt', 'Write the storm scene.', '--tool-protocol', 'native', ...extra],
     writeOut: (text) => void (stdout += text),
     writeError: (text) => void (stderr += text),
     createRuntime: createAgentRuntime,

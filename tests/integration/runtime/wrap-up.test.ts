@@ -97,13 +97,14 @@ test('a child that answers in text is told once to use task_return; text again b
 test('a child that fails to give anything in its wrap-up fails the task; the root still answers', async () => {
   harness = await startHarness({ profiles: testProfiles({ critic: { budget: { maxRounds: 1, maxToolCalls: 10 } } }) });
   harness.server.queue(isRoot, ...rootThatAwaits('Answered anyway.'));
-  harness.server.queue(isCritic, listAgain, { content: '' });
+  // Empty, and empty again after the one "answer now" nudge.
+  harness.server.queue(isCritic, listAgain, { content: '' }, { content: '' });
 
   const actual = await harness.start();
 
   expect(actual.reply).toBe('Answered anyway.');
   const [task] = await harness.store.listTasks(actual.run.id);
-  expect(task).toMatchObject({ status: 'failed', error: { code: 'wrap-up-failed' } });
+  expect(task).toMatchObject({ status: 'failed', error: { code: 'empty-answer' } });
 });
 
 test('the root at its cap gets one more call without tools, and its text is the reply', async () => {

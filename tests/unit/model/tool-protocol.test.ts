@@ -21,10 +21,10 @@ describe('tool protocol', () => {
     expect(toProviderToolName('agent.delegate')).toBe('agent_delegate');
   });
 
-  test('a tool definition carries JSON Schema a provider accepts, without zod noise', () => {
-    const parameters = z.object({
-      path: z.string().describe('A workspace path such as summaries/notes.md.'),
-      limit: z.number().int().optional(),
+  test('a tool definition carries JSON Schema a provider accepts, without zod noise or validation-only bounds', () => {
+    const parameters = z.strictObject({
+      path: z.string().min(1).max(512).describe('A workspace path such as summaries/notes.md.'),
+      limit: z.number().int().min(1).max(30).optional(),
       mode: z.enum(['replace', 'append']).default('replace'),
       context: z.union([z.string(), z.record(z.string(), z.unknown())]),
     });
@@ -42,7 +42,7 @@ describe('tool protocol', () => {
             path: { type: 'string', description: 'A workspace path such as summaries/notes.md.' },
             limit: { type: 'integer' },
             mode: { type: 'string', enum: ['replace', 'append'], default: 'replace' },
-            context: { anyOf: [{ type: 'string' }, { type: 'object', additionalProperties: {} }] },
+            context: { anyOf: [{ type: 'string' }, { type: 'object' }] },
           },
           required: ['path', 'context'],
         },

@@ -13,7 +13,7 @@ describe('built-in profiles', () => {
 
     expect(root?.delegation).toMatchObject({ canDelegate: true, callable: false });
     expect(root?.tools.allow).toEqual(
-      expect.arrayContaining(['agent.list', 'agent.delegate', 'agent.await', 'agent.cancel', 'workspace.list', 'workspace.read', 'workspace.write', 'chat.read']),
+      expect.arrayContaining(['agent.list', 'agent.delegate', 'agent.await', 'workspace.read', 'workspace.write']),
     );
     expect(callable.length).toBeGreaterThanOrEqual(4);
     expect(callable.every((profile) => !profile.delegation.canDelegate)).toBe(true);

@@ -187,9 +187,11 @@ describe('OptionsApp', () => {
 
     fireEvent.input(form.getByLabelText('Id'), { target: { value: 'local' } });
     fireEvent.input(form.getByLabelText('Default model'), { target: { value: 'qwen3-8b' } });
+    fireEvent.change(form.getByLabelText('Tool protocol'), { target: { value: 'prompted' } });
     fireEvent.click(form.getByRole('button', { name: 'Save' }));
 
     await waitFor(async () => expect((await storedSettings())?.connections).toHaveLength(1));
+    expect((await storedSettings()).connections[0]).toMatchObject({ id: 'local', toolProtocol: 'prompted' });
     expect(permissionRequests).toEqual([]);
   });
 
@@ -259,6 +261,8 @@ describe('OptionsApp sites', () => {
 
     expect(switches).toEqual([{ origin: 'http://127.0.0.1:8000', enabled: false }]);
     await waitFor(async () => expect((await storedSettings()).sites).toEqual([expect.objectContaining({ adapter: 'sillytavern', rootProfileId: 'answer-reviewer' })]));
+    fireEvent.change(section.getByRole('combobox', { name: 'Tool protocol for http://127.0.0.1:8000' }), { target: { value: 'native' } });
+    await waitFor(async () => expect((await storedSettings()).sites).toEqual([expect.objectContaining({ rootProfileId: 'answer-reviewer', toolProtocol: 'native' })]));
   });
 
   it('adds a site by its address, refusing what is no web address, and says when access was refused', async () => {

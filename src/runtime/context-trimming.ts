@@ -1,0 +1,97 @@
+/**
+ * What a run does when the endpoint says the prompt does not fit the model's context: it sends a
+ * smaller copy of the history (the stored history stays whole). First older tool results become
+ * short pointers, then the oldest chat messages go (never a system message, nor the last user
+ * message and what follows it), then the latest tool results become pointers too. A size once
+ * refused is not sent again in that run.
+ */
+import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
+import { contentText } from '../model/prompted-tools';
+
+/** Characters a request takes: its messages and tools as JSON (what the endpoint counts, roughly). */
+export function requestSize(messages: readonly ChatCompletionMessageParam[], tools: readonly ChatCompletionTool[] | undefined): number {
+  return JSON.stringify(messages).length + JSON.stringify(tools ?? []).length;
+}
+
+/** A tool result no longer than this is kept as it is. */
+const SHORT_RESULT = 300;
+const PATH_PATTERN = /\b[\w.-]+(?:\/[\w.-]+)+\.(?:md|json|txt)\b/g;
+
+/** The short stand-in for a tool result left out: its size, and the workspace files it named. */
+export function toolResultPointer(text: string): string {
+  const paths = [...new Set(text.match(PATH_PATTERN) ?? [])].slice(0, 3);
+  const where = paths.length > 0 ? ` It named ${paths.join(', ')}; read those with workspace_read if you need them.` : ' Call the tool again if you need it.';
+  return `(An earlier tool result of ${text.length} characters was left out to fit the model's context.${where})`;
+}
+
+function withPointers(messages: ChatCompletionMessageParam[], from: number, to: number): ChatCompletionMessageParam[] {
+  return messages.map((message, index) => {
+    if (message.role !== 'tool' || index < from || index >= to) return message;
+    const text = contentText(message.content);
+    return text.length <= SHORT_RESULT ? message : { ...message, content: toolResultPointer(text) };
+  });
+}
+
+/** Where the latest round's tool results start (after the last assistant turn that called tools). */
+function latestRoundStart(messages: ChatCompletionMessageParam[]): number {
+  for (let index = messages.length - 1; index >= 0; index -= 1) {
+    const message = messages[index];
+    if (message?.role === 'assistant' && (message.tool_calls?.length ?? 0) > 0) return index;
+  }
+  return messages.length;
+}
+
+/**
+ * The oldest message that may go: not a system message, and before the last user message of the
+ * conversation itself (the one this invocation's rounds answer, not a later wrap-up instruction).
+ */
+function oldestDroppable(messages: ChatCompletionMessageParam[]): number | undefined {
+  const firstRound = messages.findIndex((message) => message.role === 'assistant' && (message.tool_calls?.length ?? 0) > 0);
+  const conversationEnd = firstRound < 0 ? messages.length : firstRound;
+  let lastUser = -1;
+  messages.forEach((message, index) => {
+    if (message.role === 'user' && index < conversationEnd) lastUser = index;
+  });
+  const index = messages.findIndex((message, position) => position < lastUser && message.role !== 'system' && message.role !== 'developer');
+  return index < 0 ? undefined : index;
+}
+
+/** Drops one message; an assistant turn with tool calls goes with its results, so the history stays valid. */
+function dropAt(messages: ChatCompletionMessageParam[], index: number): ChatCompletionMessageParam[] {
+  const dropped = messages[index];
+  let end = index + 1;
+  if (dropped?.role === 'assistant' && (dropped.tool_calls?.length ?? 0) > 0) {
+    while (messages[end]?.role === 'tool') end += 1;
+  }
+  return [...messages.slice(0, index), ...messages.slice(end)];
+}
+
+/**
+ * Smaller and smaller copies of a history, in the order a refused request tries them. Each yields
+ * the messages and a note of what was left out.
+ */
+export function* trimmedHistories(messages: ChatCompletionMessageParam[]): Generator<{ messages: ChatCompletionMessageParam[]; note: string }> {
+  let current = withPointers(messages, 0, latestRoundStart(messages));
+  if (JSON.stringify(current) !== JSON.stringify(messages)) yield { messages: current, note: 'older tool results left out' };
+  let droppedCount = 0;
+  for (let index = oldestDroppable(current); index !== undefined; index = oldestDroppable(current)) {
+    current = dropAt(current, index);
+    droppedCount += 1;
+    yield { messages: current, note: `${droppedCount} oldest chat message(s) left out` };
+  }
+  const allPointers = withPointers(current, 0, current.length);
+  if (JSON.stringify(allPointers) !== JSON.stringify(current)) yield { messages: allPointers, note: 'every tool result left out' };
+}
+
+/** The smallest refused request size per run and model, so a run never sends a refused size again. */
+const refusedSizes = new WeakMap<object, Map<string, number>>();
+
+export function refusedSizeFor(run: object, modelLabel: string): number {
+  return refusedSizes.get(run)?.get(modelLabel) ?? Number.POSITIVE_INFINITY;
+}
+
+export function noteRefusedSize(run: object, modelLabel: string, size: number): void {
+  const sizes = refusedSizes.get(run) ?? new Map<string, number>();
+  sizes.set(modelLabel, Math.min(size, sizes.get(modelLabel) ?? Number.POSITIVE_INFINITY));
+  refusedSizes.set(run, sizes);
+}

@@ -1,0 +1,80 @@
+/**
+ * Endpoint behaviours the scripted server can put on, each as real servers do it: refusing `tools`,
+ * a context window (in characters), a model whose tool calls come back as text in one of the real
+ * formats, and answers cut short cleanly.
+ */
+import type { ChatCompletionCreateParams } from 'openai/resources/chat/completions';
+import { argumentsText } from './scripted-model-chunks';
+import type { ScriptedStatusFault, ScriptedToolCall, ScriptedTurn } from './scripted-model-types';
+
+/** The text formats the server can write tool calls in (see tests/fixtures/corpora/text-tool-calls.json). */
+export type TextCallFormat = 'hermes' | 'fenced-json' | 'bare-json' | 'llama-python-tag' | 'mistral' | 'qwen3-coder' | 'deepseek';
+
+export interface ScriptedEndpointModes {
+  /** Answers any request carrying `tools` with Ollama's 400 "does not support tools". */
+  refuseTools?: boolean;
+  /** Answers a request whose messages and tools (as JSON) are longer than this with OpenAI's 400 `context_length_exceeded`. */
+  contextWindowChars?: number;
+  /** Writes every scripted tool call into the content, as a model whose server does not parse calls. */
+  textCalls?: TextCallFormat;
+}
+
+/** How many characters a request takes of the context window: its messages and tools as JSON. */
+export function requestSize(body: ChatCompletionCreateParams): number {
+  return JSON.stringify(body.messages).length + JSON.stringify(body.tools ?? []).length;
+}
+
+/** The refusal a request gets under the modes, if any. */
+export function endpointRefusal(modes: ScriptedEndpointModes, body: ChatCompletionCreateParams): ScriptedStatusFault | undefined {
+  if (modes.refuseTools && (body.tools?.length ?? 0) > 0) {
+    return { fault: 'status', status: 400, message: `registry.ollama.ai/library/${String(body.model)} does not support tools` };
+  }
+  const size = requestSize(body);
+  if (modes.contextWindowChars !== undefined && size > modes.contextWindowChars) {
+    return {
+      fault: 'status',
+      status: 400,
+      message: `This model's maximum context length is ${modes.contextWindowChars} tokens. However, your messages resulted in ${size} tokens. Please reduce the length of the messages.`,
+      code: 'context_length_exceeded',
+      param: 'messages',
+    };
+  }
+  return undefined;
+}
+
+/** The calls as one text, in a real model family's format. */
+export function textOfCalls(calls: ScriptedToolCall[], format: TextCallFormat): string {
+  const objects = calls.map((call) => `{"name": "${call.name}", "arguments": ${argumentsText(call.arguments)}}`);
+  switch (format) {
+    case 'hermes':
+      return objects.map((object) => `<tool_call>\n${object}\n</tool_call>`).join('\n');
+    case 'fenced-json':
+      return `\`\`\`json\n${objects.length === 1 ? objects[0] : `[${objects.join(', ')}]`}\n\`\`\``;
+    case 'bare-json':
+      return objects.length === 1 ? (objects[0] as string) : `[${objects.join(', ')}]`;
+    case 'llama-python-tag':
+      return `<|python_tag|>${calls.map((call) => `{"name": "${call.name}", "parameters": ${argumentsText(call.arguments)}}`).join('; ')}`;
+    case 'mistral':
+      return `[TOOL_CALLS]${JSON.stringify(calls.map((call) => ({ name: call.name, arguments: call.arguments })))}`;
+    case 'qwen3-coder':
+      return calls
+        .map((call) => {
+          const entries = typeof call.arguments === 'string' ? [] : Object.entries(call.arguments);
+          const parameters = entries.map(([key, value]) => `<parameter=${key}>\n${typeof value === 'string' ? value : JSON.stringify(value)}\n</parameter>`);
+          return `<tool_call>\n<function=${call.name}>\n${parameters.join('\n')}\n</function>\n</tool_call>`;
+        })
+        .join('\n');
+    case 'deepseek': {
+      const inner = calls.map((call) => `<｜tool▁call▁begin｜>${call.name}<｜tool▁sep｜>${argumentsText(call.arguments)}<｜tool▁call▁end｜>`).join('');
+      return `<｜tool▁calls▁begin｜>${inner}<｜tool▁calls▁end｜>`;
+    }
+  }
+}
+
+/** The turn as a model without parsed tool calls sends it: the calls written into the content. */
+export function withTextCalls(turn: ScriptedTurn, format: TextCallFormat | undefined): ScriptedTurn {
+  if (!format || (turn.toolCalls?.length ?? 0) === 0) return turn;
+  const text = textOfCalls(turn.toolCalls ?? [], format);
+  const { toolCalls: _written, ...rest } = turn;
+  return { ...rest, content: turn.content ? `${turn.content}\n${text}` : text, finishReason: turn.finishReason ?? 'stop' };
+}

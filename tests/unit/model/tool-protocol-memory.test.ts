@@ -1,0 +1,47 @@
+import { describe, expect, test } from 'vitest';
+import { createStoredToolProtocolMemory, endpointKeyOf, TOOL_PROTOCOL_STORAGE_KEY, type KeyValueStorage } from '../../../src/model/tool-protocol-memory';
+
+function fakeStorage(initial: Record<string, unknown> = {}): KeyValueStorage & { items: Record<string, unknown> } {
+  const items = { ...initial };
+  return {
+    items,
+    get: (key) => Promise.resolve(key in items ? { [key]: items[key] } : {}),
+    set: (more) => {
+      Object.assign(items, more);
+      return Promise.resolve();
+    },
+  };
+}
+
+describe('tool protocol memory in extension storage', () => {
+  test('an endpoint switched to prompted is remembered by a later memory over the same storage', async () => {
+    const storage = fakeStorage();
+    const key = endpointKeyOf({ baseURL: 'http://127.0.0.1:11434/v1', model: 'gemma3:4b' });
+
+    await createStoredToolProtocolMemory(storage).rememberPrompted(key);
+
+    const later = createStoredToolProtocolMemory(storage);
+    expect(await later.isPrompted(key)).toBe(true);
+    expect(await later.isPrompted(endpointKeyOf({ baseURL: 'http://127.0.0.1:11434/v1', model: 'qwen3:8b' }))).toBe(false);
+  });
+
+  test('a stored value that does not parse counts as empty and is replaced on the next switch', async () => {
+    const storage = fakeStorage({ [TOOL_PROTOCOL_STORAGE_KEY]: 'not an object' });
+    const memory = createStoredToolProtocolMemory(storage);
+
+    expect(await memory.isPrompted('a b')).toBe(false);
+    await memory.rememberPrompted('a b');
+    expect(Object.keys(storage.items[TOOL_PROTOCOL_STORAGE_KEY] as object)).toEqual(['a b']);
+  });
+
+  test('at most 200 endpoints are kept, the newest', async () => {
+    let clock = Date.parse('2026-11-30T00:00:00Z');
+    const storage = fakeStorage();
+    const memory = createStoredToolProtocolMemory(storage, () => new Date((clock += 1000)));
+    for (let index = 0; index < 205; index += 1) await memory.rememberPrompted(`endpoint-${index} model`);
+
+    expect(Object.keys(storage.items[TOOL_PROTOCOL_STORAGE_KEY] as object)).toHaveLength(200);
+    expect(await memory.isPrompted('endpoint-0 model')).toBe(false);
+    expect(await memory.isPrompted('endpoint-204 model')).toBe(true);
+  });
+});

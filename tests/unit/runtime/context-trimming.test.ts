@@ -1,0 +1,37 @@
+import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import { describe, expect, test } from 'vitest';
+import { toolResultPointer, trimmedHistories } from '../../../src/runtime/context-trimming';
+
+const longResult = `The critique is in summaries/agents/scene-critic/result.md. ${'Detail. '.repeat(100)}`;
+const history: ChatCompletionMessageParam[] = [
+  { role: 'system', content: 'You are Mira.' },
+  { role: 'user', content: 'Old question.' },
+  { role: 'assistant', content: 'Old answer.' },
+  { role: 'user', content: 'The last question.' },
+  { role: 'assistant', content: null, tool_calls: [{ id: 'a', type: 'function', function: { name: 'agent_await', arguments: '{}' } }] },
+  { role: 'tool', tool_call_id: 'a', content: longResult },
+  { role: 'assistant', content: null, tool_calls: [{ id: 'b', type: 'function', function: { name: 'workspace_read', arguments: '{}' } }] },
+  { role: 'tool', tool_call_id: 'b', content: longResult },
+  { role: 'user', content: 'No more tools: write your final reply now.' },
+];
+
+describe('trimmed histories', () => {
+  test('older tool results first, then the oldest chat messages, then the latest results; never a system or the conversation\'s last user message', () => {
+    const steps = [...trimmedHistories(history)];
+
+    expect(steps.map((step) => step.note)).toEqual(['older tool results left out', '1 oldest chat message(s) left out', '2 oldest chat message(s) left out', 'every tool result left out']);
+    expect(steps[0]?.messages[5]?.content).toBe(toolResultPointer(longResult));
+    expect(steps[0]?.messages[7]?.content).toBe(longResult);
+    const last = steps.at(-1)?.messages ?? [];
+    expect(last.map((message) => message.role)).toEqual(['system', 'user', 'assistant', 'tool', 'assistant', 'tool', 'user']);
+    expect(last[1]?.content).toBe('The last question.');
+    expect(last[5]?.content).toBe(toolResultPointer(longResult));
+    const sizes = steps.map((step) => JSON.stringify(step.messages).length);
+    expect(sizes).toEqual([...sizes].sort((left, right) => right - left));
+  });
+
+  test('a pointer names the workspace files the result named', () => {
+    expect(toolResultPointer(longResult)).toContain('summaries/agents/scene-critic/result.md');
+    expect(toolResultPointer('plain text')).toContain('Call the tool again');
+  });
+});
