@@ -3,10 +3,8 @@ import { parsePageMessage } from '../messaging/page-messages';
 import { BRIDGE_READY, PAGE_HOOK_CONNECT } from '../messaging/page-channel-names';
 import { createRunSession, type RunPort, type RunSession } from './run-session';
 
-/** A page has one page hook; a few more ports are tolerated (a reload race), then ignored. */
-const MAX_PAGE_PORTS = 4;
 /** Chat turns one page may have in flight at once. */
-const MAX_RUNS_PER_PORT = 4;
+export const MAX_RUNS_PER_PORT = 4;
 
 export interface PagePortOptions {
   isSiteOn: () => Promise<boolean>;
@@ -57,15 +55,20 @@ export function servePagePort(port: MessagePort, options: PagePortOptions): void
 
 /**
  * Accepts the page hook's MessagePort from `window` and announces the bridge, so the two meet
- * whichever started first at document_start.
+ * whichever started first at document_start. Only the page's own top-level document is trusted: a
+ * port is taken only from a message whose `source` is this window and whose `origin` is this page's
+ * exact origin (scheme, host and port), and only once per document. Frames (cross-origin or sandboxed
+ * with origin `null`) and openers are ignored and use up nothing.
  */
 export function acceptPageHookPorts(target: Window, serve: (port: MessagePort) => void): void {
-  let accepted = 0;
-  target.addEventListener('message', (event: MessageEvent) => {
-    const port = event.data === PAGE_HOOK_CONNECT ? event.ports?.[0] : undefined;
-    if (!port || accepted >= MAX_PAGE_PORTS) return;
-    accepted += 1;
+  const ownOrigin = target.location.origin;
+  const listener = (event: MessageEvent) => {
+    if (event.source !== target || event.origin !== ownOrigin || event.data !== PAGE_HOOK_CONNECT) return;
+    const port = event.ports?.[0];
+    if (!port) return;
+    target.removeEventListener('message', listener);
     serve(port);
-  });
-  target.postMessage(BRIDGE_READY, '*');
+  };
+  target.addEventListener('message', listener);
+  target.postMessage(BRIDGE_READY, ownOrigin);
 }
