@@ -15,6 +15,7 @@ import type { RunOutcome } from '../runtime/agent-runtime';
 import type { Settings } from '../settings/schema';
 import { findSite, isSiteSwitchedOn, rootProfileIdFor } from '../settings/site-settings';
 import type { BackgroundContext } from './background-context';
+import { MAX_RUNS_PER_ORIGIN_PER_MINUTE, type RunRateLimit } from './run-rate-limit';
 import { pageAnswerForCrash, pageAnswerForInterruptedRun, pageAnswerForRun, pageAnswerForUnreadableRequest } from './page-error-text';
 
 /** The slice of `runtime.Port` the run service uses. */
@@ -34,7 +35,14 @@ export interface RunPortDependencies {
   clientOptions?: Omit<ModelClientOptions, 'limiter'>;
   /** One map for every run, so parallel runs respect each connection's `maxConcurrency` together. */
   connectionLimiters: Map<string, ConcurrencyLimiter>;
+  /** Run starts per origin per minute, shared by every run port. */
+  runRateLimit: RunRateLimit;
+  /** How long a run may take (tests shorten it); {@link ROOT_TIMEOUT_MS} by default. */
+  rootTimeoutMs?: number;
 }
+
+/** The longest a chat turn's run may take before it is cancelled and the side panel says why. */
+export const ROOT_TIMEOUT_MS = 10 * 60_000;
 
 type RunBeginning = Extract<BridgeToBackgroundMessage, { type: 'run-start' | 'run-resume' }>;
 
@@ -76,7 +84,9 @@ export function serveRunPort(port: RunServicePort, dependencies: RunPortDependen
     }
   };
 
+  let rootTimer: ReturnType<typeof setTimeout> | undefined;
   port.onDisconnect.addListener(() => {
+    clearTimeout(rootTimer);
     closed = true;
     relay?.failAll('The page went away.');
     abort.abort(new CancelledError('The page went away before the reply was finished.'));
@@ -89,7 +99,18 @@ export function serveRunPort(port: RunServicePort, dependencies: RunPortDependen
       if (begun) return;
       begun = true;
       relay = createPageRelayedFetch(post);
-      void begin(message, relay).catch((error: unknown) => answerFailure(pageAnswerForCrash(error)));
+      const timeoutMs = dependencies.rootTimeoutMs ?? ROOT_TIMEOUT_MS;
+      rootTimer = setTimeout(() => {
+        dependencies.recordNotice(origin, {
+          code: 'limit-root-timeout',
+          messageKey: 'page_notice_limit_root_timeout',
+          substitutions: [String(Math.round(timeoutMs / 60_000))],
+        });
+        abort.abort(new CancelledError(`The reply took longer than Retinue's limit of ${Math.round(timeoutMs / 60_000)} minutes.`));
+      }, timeoutMs);
+      void begin(message, relay)
+        .catch((error: unknown) => answerFailure(pageAnswerForCrash(error)))
+        .finally(() => clearTimeout(rootTimer));
     } else if (message.type === 'run-abort') {
       abort.abort(new CancelledError('The page stopped the generation.'));
     } else if (message.type !== 'keep-alive') {
@@ -128,6 +149,16 @@ export function serveRunPort(port: RunServicePort, dependencies: RunPortDependen
     }
     if (reading.kind === 'pass-through') {
       dependencies.recordNotice(origin as string, reading.notice);
+      post({ type: 'pass-through' });
+      return undefined;
+    }
+    // Over the limit the turn is not dropped: it goes to the page's own server, and the side panel says why.
+    if (!dependencies.runRateLimit.tryStart(origin as string)) {
+      dependencies.recordNotice(origin as string, {
+        code: 'limit-runs-per-minute',
+        messageKey: 'page_notice_limit_runs_per_minute',
+        substitutions: [String(MAX_RUNS_PER_ORIGIN_PER_MINUTE)],
+      });
       post({ type: 'pass-through' });
       return undefined;
     }

@@ -2,6 +2,7 @@ import { browser } from 'wxt/browser';
 import { RUN_PORT_NAME } from '../messaging/run-port-messages';
 import type { BackgroundContext } from './background-context';
 import { recordPageNotice } from './page-notices';
+import { createRunRateLimit } from './run-rate-limit';
 import { serveRunPort, type RunPortDependencies, type RunServicePort } from './run-port-handler';
 
 export interface RunServiceOptions {
@@ -26,6 +27,7 @@ export function installRunService(options: RunServiceOptions): void {
     recordNotice: options.recordNotice ?? ((origin, notice) => void recordPageNotice(origin, notice).catch(() => undefined)),
     clientOptions: options.clientOptions,
     connectionLimiters: new Map(),
+    runRateLimit: createRunRateLimit(),
   };
   connections.addListener((port) => {
     if (port.name !== RUN_PORT_NAME) return;
