@@ -15,7 +15,7 @@ import type { RunOutcome } from '../runtime/agent-runtime';
 import type { Settings } from '../settings/schema';
 import { findSite, isSiteSwitchedOn, rootProfileIdFor } from '../settings/site-settings';
 import type { BackgroundContext } from './background-context';
-import { MAX_RUNS_PER_ORIGIN_PER_MINUTE, type RunRateLimit } from './run-rate-limit';
+import type { RunRateLimit } from './run-rate-limit';
 import { pageAnswerForCrash, pageAnswerForInterruptedRun, pageAnswerForRun, pageAnswerForUnreadableRequest } from './page-error-text';
 
 /** The slice of `runtime.Port` the run service uses. */
@@ -157,7 +157,7 @@ export function serveRunPort(port: RunServicePort, dependencies: RunPortDependen
       dependencies.recordNotice(origin as string, {
         code: 'limit-runs-per-minute',
         messageKey: 'page_notice_limit_runs_per_minute',
-        substitutions: [String(MAX_RUNS_PER_ORIGIN_PER_MINUTE)],
+        substitutions: [String(dependencies.runRateLimit.perMinute)],
       });
       post({ type: 'pass-through' });
       return undefined;

@@ -4,6 +4,8 @@ const MINUTE_MS = 60_000;
 
 /** Counts run starts per origin over a sliding minute. */
 export interface RunRateLimit {
+  /** Starts allowed per origin per minute. */
+  readonly perMinute: number;
   /** Records a start and returns true, or returns false (recording nothing) when the origin is at its limit. */
   tryStart(origin: string): boolean;
 }
@@ -21,6 +23,7 @@ export function createRunRateLimit(options: { perMinute?: number; now?: () => nu
   const now = options.now ?? Date.now;
   const starts = new Map<string, number[]>();
   return {
+    perMinute,
     tryStart(origin) {
       const time = now();
       const recent = (starts.get(origin) ?? []).filter((started) => time - started < MINUTE_MS);
