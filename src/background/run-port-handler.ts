@@ -2,7 +2,7 @@ import { CancelledError, ConfigurationError } from '../errors';
 import type { HostNotice } from '../hosts/host-adapter';
 import { chooseHostAdapter } from '../hosts/host-adapters';
 import { createPageRelayedFetch, type PageRelayedFetch } from '../hosts/page-relayed-fetch';
-import { PROMPT_SNAPSHOT_PATH, type PromptSnapshot } from '../hosts/prompt-snapshot';
+import { PROMPT_SNAPSHOT_PATH, SNAPSHOT_LIMITS, type PromptSnapshot } from '../hosts/prompt-snapshot';
 import {
   bridgeToBackgroundMessageSchema,
   type BackgroundToBridgeMessage,
@@ -111,12 +111,26 @@ export function serveRunPort(port: RunServicePort, dependencies: RunPortDependen
       void begin(message, relay)
         .catch((error: unknown) => answerFailure(pageAnswerForCrash(error)))
         .finally(() => clearTimeout(rootTimer));
+    } else if (message.type === 'run-over-limit') {
+      if (begun) return;
+      begun = true;
+      passThroughOverSnapshotLimit();
     } else if (message.type === 'run-abort') {
       abort.abort(new CancelledError('The page stopped the generation.'));
     } else if (message.type !== 'keep-alive') {
       relay?.deliver(message);
     }
   });
+
+  /** A turn over the snapshot size passes to the page's own server; the side panel says which limit. */
+  function passThroughOverSnapshotLimit(): void {
+    dependencies.recordNotice(origin as string, {
+      code: 'limit-snapshot-size',
+      messageKey: 'page_notice_limit_snapshot_size',
+      substitutions: [String(SNAPSHOT_LIMITS.maxChars)],
+    });
+    post({ type: 'pass-through' });
+  }
 
   const answerFailure = ({ status, message }: { status: number; message: string }) => post({ type: 'run-failed', status, message });
 
@@ -144,7 +158,8 @@ export function serveRunPort(port: RunServicePort, dependencies: RunPortDependen
     try {
       reading = adapter.readRequest(message.body);
     } catch (error) {
-      answerFailure(pageAnswerForUnreadableRequest(error instanceof ConfigurationError ? error.message : String(error)));
+      if (error instanceof ConfigurationError && error.code === 'snapshot-too-large') passThroughOverSnapshotLimit();
+      else answerFailure(pageAnswerForUnreadableRequest(error instanceof ConfigurationError ? error.message : String(error)));
       return undefined;
     }
     if (reading.kind === 'pass-through') {

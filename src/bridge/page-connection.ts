@@ -1,7 +1,7 @@
 import type { BridgeToPageMessage } from '../messaging/page-messages';
-import { parsePageMessage } from '../messaging/page-messages';
+import { oversizedRunStartId, parsePageMessage } from '../messaging/page-messages';
 import { BRIDGE_READY, PAGE_HOOK_CONNECT } from '../messaging/page-channel-names';
-import { createRunSession, type RunPort, type RunSession } from './run-session';
+import { createRunSession, type RunPort, type RunSession, type RunSessionOptions } from './run-session';
 
 /** Chat turns one page may have in flight at once. */
 export const MAX_RUNS_PER_PORT = 4;
@@ -22,7 +22,28 @@ export function servePagePort(port: MessagePort, options: PagePortOptions): void
   const sessions = new Map<string, RunSession>();
   const toPage = (message: BridgeToPageMessage) => port.postMessage(JSON.stringify(message));
 
+  const startSession = (requestId: string, start: RunSessionOptions['start'] | undefined) =>
+    sessions.set(
+      requestId,
+      createRunSession({
+        requestId,
+        start,
+        openPort: options.openRunPort,
+        toPage,
+        onEnd: () => sessions.delete(requestId),
+        describeLostBackground: options.describeLostBackground,
+        keepAliveMs: options.keepAliveMs,
+      }),
+    );
+
   port.onmessage = (event: MessageEvent) => {
+    const oversizedId = oversizedRunStartId(event.data);
+    if (oversizedId !== undefined) {
+      // Too large to read, but never dropped: the background notes the limit and the turn passes through.
+      if (sessions.has(oversizedId) || sessions.size >= MAX_RUNS_PER_PORT) return;
+      void options.isSiteOn().then((on) => (on ? startSession(oversizedId, undefined) : toPage({ type: 'pass-through', requestId: oversizedId })));
+      return;
+    }
     const message = parsePageMessage(event.data);
     if (!message) return;
     if (message.type !== 'run-start') {
@@ -36,18 +57,7 @@ export function servePagePort(port: MessagePort, options: PagePortOptions): void
         toPage({ type: 'pass-through', requestId });
         return;
       }
-      sessions.set(
-        requestId,
-        createRunSession({
-          requestId,
-          start: message,
-          openPort: options.openRunPort,
-          toPage,
-          onEnd: () => sessions.delete(requestId),
-          describeLostBackground: options.describeLostBackground,
-          keepAliveMs: options.keepAliveMs,
-        }),
-      );
+      startSession(requestId, message);
     });
   };
   toPage({ type: 'connected' });

@@ -185,6 +185,16 @@ describe('a chat turn from the page', () => {
     expect(run?.status).toBe('completed');
   });
 
+  test('a host-call reply over 1 MB reaches the run intact through the page hook and the bridge', async () => {
+    const long = `${'The lighthouse keeper remembers. '.repeat(45_000)}End.`;
+    server.queue(isRoot, { content: long });
+
+    const completion = await pageClient().chat.completions.create({ model: 'scripted-model', messages: chat, stream: false });
+
+    expect(long.length).toBeGreaterThan(1_400_000);
+    expect(completion.choices[0]?.message.content).toBe(long);
+  });
+
   test("the page's other requests pass through untouched", async () => {
     const models = await pageClient().models.list();
     expect(models.data.map((model) => model.id)).toEqual(['scripted-model']);

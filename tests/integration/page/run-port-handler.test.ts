@@ -3,6 +3,7 @@ import { createBackgroundContext, type BackgroundContext } from '../../../src/ba
 import { serveRunPort, type RunPortDependencies } from '../../../src/background/run-port-handler';
 import { createRunRateLimit } from '../../../src/background/run-rate-limit';
 import type { HostNotice } from '../../../src/hosts/host-adapter';
+import { SNAPSHOT_LIMITS } from '../../../src/hosts/prompt-snapshot';
 import type { BackgroundToBridgeMessage, BridgeToBackgroundMessage } from '../../../src/messaging/run-port-messages';
 import { settingsSchema, type Settings } from '../../../src/settings/schema';
 import { openRunStore } from '../../../src/store/idb-run-store';
@@ -122,6 +123,20 @@ describe('limits on what a page may start', () => {
     await eventually(() => expect(third.received).toEqual([{ type: 'pass-through' }]));
     expect(notices).toEqual([{ origin: pageOrigin, code: 'limit-runs-per-minute', messageKey: 'page_notice_limit_runs_per_minute', substitutions: ['2'] }]);
     expect((await runs()).length).toBe(2);
+  });
+
+  test('a turn over the snapshot size passes through with a notice, whether the bridge or the background measured it', async () => {
+    const measuredByBridge = openRunPort();
+    measuredByBridge.send({ type: 'run-over-limit', limit: 'snapshot-size' });
+    const measuredHere = openRunPort();
+    measuredHere.send({ ...runStart, body: { model: 'm', messages: [{ role: 'user', content: 'x'.repeat(SNAPSHOT_LIMITS.maxChars) }] } } as BridgeToBackgroundMessage);
+
+    await eventually(() => expect([measuredByBridge.received, measuredHere.received]).toEqual([[{ type: 'pass-through' }], [{ type: 'pass-through' }]]));
+    expect(notices.map((notice) => [notice.code, notice.substitutions])).toEqual([
+      ['limit-snapshot-size', [String(SNAPSHOT_LIMITS.maxChars)]],
+      ['limit-snapshot-size', [String(SNAPSHOT_LIMITS.maxChars)]],
+    ]);
+    expect(await runs()).toEqual([]);
   });
 
   test('a run past the root timeout is stopped, the page gets an answer and the side panel the reason', async () => {

@@ -42,7 +42,7 @@ describe('the bridge', () => {
     fromPage({ ...runStart, requestId: 'm2', extra: 'field' });
     fromPage({ ...runStart, requestId: 'm3', adapter: 'evil' });
     fromPage({ ...runStart, requestId: 'x'.repeat(65) });
-    fromPage(JSON.stringify({ ...runStart, requestId: 'm4', body: { messages: [], padding: 'x'.repeat(PAGE_MESSAGE_MAX_CHARS) } }));
+    fromPage(JSON.stringify({ type: 'host-call-chunk', requestId: 'm4', callId: 'c', text: 'x'.repeat(PAGE_MESSAGE_MAX_CHARS) }));
     fromPage({ ...runStart, requestId: 'm5', body: 'not an object' });
     fromPage({ type: 'run-abort', requestId: 'unknown' });
     fromPage(runStart);
@@ -59,6 +59,15 @@ describe('the bridge', () => {
     background.ports[0]!.answer({ type: 'run-reply', reply: 'Done.' });
     fromPage({ ...runStart, requestId: 'r-after' });
     await eventually(() => expect(background.ports.length).toBe(MAX_RUNS_PER_PORT + 1));
+  });
+
+  test('a chat turn too large to read is not dropped: the background is told, and its pass-through reaches the page', async () => {
+    const { background, toPage, fromPage } = setUp();
+    fromPage(JSON.stringify({ ...runStart, requestId: 'big', body: { messages: [{ role: 'user', content: 'x'.repeat(PAGE_MESSAGE_MAX_CHARS) }] } }));
+    await eventually(() => expect(background.ports.length).toBe(1));
+    expect(background.last.posted).toEqual([{ type: 'run-over-limit', limit: 'snapshot-size' }]);
+    background.last.answer({ type: 'pass-through' });
+    await eventually(() => expect(toPage).toContainEqual({ type: 'pass-through', requestId: 'big' }));
   });
 
   test('while the site is off a chat turn goes back to the page untouched', async () => {
