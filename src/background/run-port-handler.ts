@@ -1,4 +1,4 @@
-import { CancelledError, ConfigurationError } from '../errors';
+import { CancelledError, ConfigurationError, HostContractError, RetinueError } from '../errors';
 import type { HostNotice } from '../hosts/host-adapter';
 import { chooseHostAdapter } from '../hosts/host-adapters';
 import { createPageRelayedFetch, type PageRelayedFetch } from '../hosts/page-relayed-fetch';
@@ -11,7 +11,9 @@ import {
 import type { ConcurrencyLimiter } from '../model/concurrency-limiter';
 import type { ModelClientOptions } from '../model/create-model-client';
 import { createModelResolver } from '../model/model-resolver';
+import type { RunFallback } from '../records/run';
 import type { RunOutcome } from '../runtime/agent-runtime';
+import { fallbackForError, PageModelFallbackError } from '../runtime/fail-open';
 import type { Settings } from '../settings/schema';
 import { findSite, isSiteSwitchedOn, rootProfileIdFor } from '../settings/site-settings';
 import type { BackgroundContext } from './background-context';
@@ -41,7 +43,7 @@ export interface RunPortDependencies {
   rootTimeoutMs?: number;
 }
 
-/** The longest a chat turn's run may take before it is cancelled and the side panel says why. */
+/** The longest a chat turn's run may take; then the page gets its own generation and the run says why. */
 export const ROOT_TIMEOUT_MS = 10 * 60_000;
 
 type RunBeginning = Extract<BridgeToBackgroundMessage, { type: 'run-start' | 'run-resume' }>;
@@ -74,6 +76,7 @@ export function serveRunPort(port: RunServicePort, dependencies: RunPortDependen
   const abort = new AbortController();
   let relay: PageRelayedFetch | undefined;
   let begun = false;
+  let runUnderway = false;
   let closed = false;
   const post = (message: BackgroundToBridgeMessage) => {
     if (closed) return;
@@ -100,16 +103,18 @@ export function serveRunPort(port: RunServicePort, dependencies: RunPortDependen
       begun = true;
       relay = createPageRelayedFetch(post);
       const timeoutMs = dependencies.rootTimeoutMs ?? ROOT_TIMEOUT_MS;
+      // Over the time limit the turn is not lost: the page gets its own generation and the run says why.
       rootTimer = setTimeout(() => {
-        dependencies.recordNotice(origin, {
-          code: 'limit-root-timeout',
-          messageKey: 'page_notice_limit_root_timeout',
-          substitutions: [String(Math.round(timeoutMs / 60_000))],
-        });
-        abort.abort(new CancelledError(`The reply took longer than Retinue's limit of ${Math.round(timeoutMs / 60_000)} minutes.`));
+        const minutes = Math.max(1, Math.round(timeoutMs / 60_000));
+        fallBackToPageModel({ code: 'limit-root-timeout', reason: `The turn ran past Retinue's limit of ${minutes} minutes for one reply.` });
       }, timeoutMs);
       void begin(message, relay)
-        .catch((error: unknown) => answerFailure(pageAnswerForCrash(error)))
+        .catch((error: unknown) => {
+          runUnderway = false;
+          const fallback = fallbackForError(error instanceof RetinueError ? error : new HostContractError('unexpected-error', String(error)));
+          if (fallback) fallBackToPageModel(fallback);
+          else answerFailure(pageAnswerForCrash(error));
+        })
         .finally(() => clearTimeout(rootTimer));
     } else if (message.type === 'run-over-limit') {
       if (begun) return;
@@ -134,6 +139,23 @@ export function serveRunPort(port: RunServicePort, dependencies: RunPortDependen
 
   const answerFailure = ({ status, message }: { status: number; message: string }) => post({ type: 'run-failed', status, message });
 
+  /**
+   * Fail open (DESIGN.md §13): the page's original request goes, unmodified, to the page's own server
+   * and the side panel says why. A run under way ends `failed` with `fallback` set (its end then sends
+   * the page on); without one, a page notice keeps the reason.
+   *
+   * @example
+   * fallBackToPageModel({ code: 'limit-root-timeout', reason: 'The turn ran past the 10-minute limit.' });
+   */
+  function fallBackToPageModel(fallback: RunFallback): void {
+    if (runUnderway && !abort.signal.aborted) {
+      abort.abort(new PageModelFallbackError(fallback));
+      return;
+    }
+    dependencies.recordNotice(origin as string, { code: `fallback-${fallback.code}`, messageKey: 'page_notice_fallback', substitutions: [fallback.reason] });
+    post({ type: 'pass-through' });
+  }
+
   async function begin(message: RunBeginning, pageFetch: PageRelayedFetch): Promise<void> {
     const settings = await dependencies.context.getSettings();
     if (!isSiteSwitchedOn(settings, origin as string)) {
@@ -142,8 +164,10 @@ export function serveRunPort(port: RunServicePort, dependencies: RunPortDependen
     }
     const outcome =
       message.type === 'run-start' ? await startRun(message, settings, pageFetch) : await resumeRun(message.runId, settings, pageFetch);
+    runUnderway = false;
     if (!outcome || outcome.suspended) return;
     if (outcome.run.status === 'completed') post({ type: 'run-reply', reply: outcome.reply });
+    else if (outcome.run.fallback) post({ type: 'pass-through' });
     else answerFailure(pageAnswerForRun(outcome.run));
   }
 
@@ -178,6 +202,7 @@ export function serveRunPort(port: RunServicePort, dependencies: RunPortDependen
       return undefined;
     }
     const runtime = await dependencies.context.getRuntime();
+    runUnderway = true;
     return runtime.startRun({
       origin: origin as string,
       adapter: adapter.id,
@@ -208,6 +233,7 @@ export function serveRunPort(port: RunServicePort, dependencies: RunPortDependen
       const snapshot = snapshotFile ? (JSON.parse(snapshotFile.content) as PromptSnapshot) : { messages: [] };
       post({ type: 'run-accepted', runId });
       const runtime = await dependencies.context.getRuntime();
+      runUnderway = true;
       return await runtime.resumeRun(runId, {
         resolveModel: resolverFor(settings, snapshot, pageFetch),
         signal: abort.signal,

@@ -3,6 +3,7 @@ import { t } from '../ui-text';
 import { formatDuration, runElapsed } from './format';
 import { MarkdownView } from './markdown-view';
 import { RunExportButtons } from './run-actions';
+import { RunFallbackNote } from './run-fallback-note';
 import { StatusBadge } from './status-badge';
 import { TaskList } from './task-list';
 
@@ -38,7 +39,7 @@ export function RunView({ state }: { state: SidePanelState }) {
         )}
         <RunExportButtons store={state.store} runId={run.id} onError={report} />
       </div>
-      {run.error && <p class="error-text">{t('sidepanel_run_error', run.error.message)}</p>}
+      {run.fallback ? <RunFallbackNote fallback={run.fallback} /> : run.error && <p class="error-text">{t('sidepanel_run_error', run.error.message)}</p>}
       <TaskList tasks={state.tasks.value} store={state.store} now={state.now.value} onCancel={state.cancelTask} />
       {run.reply && (
         <details class="run-reply">
