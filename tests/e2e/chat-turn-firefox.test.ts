@@ -4,6 +4,8 @@ import { sendFixtureMessage, waitForFixtureReady } from './support/fixture-pages
 import { startFixtureServer } from './support/fixture-server';
 import { readRunStore } from './support/settings';
 import { inviteStrangers, strangerReports } from './support/strangers';
+import { LIVE_REPLY_SELECTOR } from './support/reply-growth';
+import { runStreamedReplyTurn, stopDuringStreamedReply } from './streamed-reply-scenarios';
 
 /** The main scenario in Firefox ESR: the MV3 build, configured through the settings document. */
 
@@ -74,5 +76,25 @@ describe('Firefox: a chat turn becomes a delegated run', () => {
         return page;
       },
     });
+  });
+});
+
+describe('Firefox: the reply streams into the page as the model writes it', () => {
+  test('on the SillyTavern-shaped page', async () => {
+    const page = await scenario.browser.openPage(scenario.fixtures.pageUrl('/sillytavern/', { model: 'scripted-model' }));
+    await runStreamedReplyTurn(page, scenario.model, LIVE_REPLY_SELECTOR.sillyTavern);
+    await page.close();
+  });
+
+  test('on the OpenAI-style page', async () => {
+    const page = await scenario.browser.openPage(scenario.fixtures.pageUrl('/openai-chat/'));
+    await runStreamedReplyTurn(page, scenario.model, LIVE_REPLY_SELECTOR.openaiChat);
+    await page.close();
+  });
+
+  test('Stop during the streamed reply ends the model call', async () => {
+    const page = await scenario.browser.openPage(scenario.fixtures.pageUrl('/sillytavern/', { model: 'scripted-model' }));
+    await stopDuringStreamedReply(page, scenario.model, LIVE_REPLY_SELECTOR.sillyTavern);
+    await page.close();
   });
 });
