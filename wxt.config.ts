@@ -1,5 +1,6 @@
 import preact from '@preact/preset-vite';
 import { defineConfig } from 'wxt';
+import { zodWithoutCodeGeneration } from './scripts/zod-without-code-generation';
 import { CHROME_MANIFEST_KEY, GECKO_ID } from './src/extension/identity';
 
 /** Store builds (`npm run zip`) set RETINUE_STORE=1 and leave the fixed development key out. */
@@ -10,7 +11,9 @@ const outDir = process.env.RETINUE_OUT_DIR || '.output';
 export default defineConfig({
   outDir,
   modules: ['@wxt-dev/webextension-polyfill'],
-  vite: () => ({ plugins: [preact()] }),
+  // The sources zip for addons.mozilla.org: what builds the extension, without tests, their fixtures and output.
+  zip: { excludeSources: ['tests/**', 'test-output/**', 'bench/**', '.ci/**'] },
+  vite: () => ({ plugins: [preact(), zodWithoutCodeGeneration()] }),
   manifest: ({ browser }) => ({
     name: '__MSG_extName__',
     description: '__MSG_extDescription__',
@@ -20,7 +23,16 @@ export default defineConfig({
     optional_host_permissions: ['*://*/*'],
     action: { default_title: '__MSG_actionTitle__' },
     ...(browser === 'firefox'
-      ? { browser_specific_settings: { gecko: { id: GECKO_ID, strict_min_version: '128.0' } } }
+      ? {
+          browser_specific_settings: {
+            gecko: {
+              id: GECKO_ID,
+              strict_min_version: '128.0',
+              // addons.mozilla.org asks every new add-on: Retinue sends nothing to its makers or anyone else.
+              data_collection_permissions: { required: ['none'] },
+            },
+          },
+        }
       : isStoreBuild
         ? {}
         : { key: CHROME_MANIFEST_KEY }),

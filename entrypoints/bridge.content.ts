@@ -1,3 +1,5 @@
+// First: zod must be jitless before any schema is built (no eval-like code at run time).
+import '../src/zod-jitless';
 import { browser } from 'wxt/browser';
 import { acceptPageHookPorts, servePagePort } from '../src/bridge/page-connection';
 import type { RunPort } from '../src/bridge/chat-turn-relay';

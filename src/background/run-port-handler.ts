@@ -2,7 +2,7 @@ import { CancelledError, ConfigurationError, HostContractError, RetinueError } f
 import type { HostNotice } from '../hosts/host-adapter';
 import { chooseHostAdapter } from '../hosts/host-adapters';
 import { createPageRelayedFetch, type PageRelayedFetch } from '../hosts/page-relayed-fetch';
-import { PROMPT_SNAPSHOT_PATH, type PromptSnapshot } from '../hosts/prompt-snapshot';
+import { PROMPT_SNAPSHOT_PATH, SNAPSHOT_LIMITS, type PromptSnapshot } from '../hosts/prompt-snapshot';
 import {
   bridgeToBackgroundMessageSchema,
   RUN_STREAM_TEXT_MAX_CHARS,
@@ -19,6 +19,7 @@ import type { ReplyStreamEvent } from '../runtime/reply-stream';
 import type { Settings } from '../settings/schema';
 import { findSite, isSiteSwitchedOn, rootProfileIdFor } from '../settings/site-settings';
 import type { BackgroundContext } from './background-context';
+import type { RunRateLimit } from './run-rate-limit';
 import { pageAnswerForCrash, pageAnswerForInterruptedRun, pageAnswerForRun, pageAnswerForUnreadableRequest } from './page-error-text';
 
 /** The slice of `runtime.Port` the run service uses. */
@@ -38,7 +39,14 @@ export interface RunPortDependencies {
   clientOptions?: Omit<ModelClientOptions, 'limiter'>;
   /** One map for every run, so parallel runs respect each connection's `maxConcurrency` together. */
   connectionLimiters: Map<string, ConcurrencyLimiter>;
+  /** Run starts per origin per minute, shared by every run port. */
+  runRateLimit: RunRateLimit;
+  /** How long a run may take (tests shorten it); {@link ROOT_TIMEOUT_MS} by default. */
+  rootTimeoutMs?: number;
 }
+
+/** The longest a chat turn's run may take; then the page gets its own generation and the run says why. */
+export const ROOT_TIMEOUT_MS = 10 * 60_000;
 
 type RunBeginning = Extract<BridgeToBackgroundMessage, { type: 'run-start' | 'run-resume' }>;
 
@@ -93,7 +101,9 @@ export function serveRunPort(port: RunServicePort, dependencies: RunPortDependen
     }
   };
 
+  let rootTimer: ReturnType<typeof setTimeout> | undefined;
   port.onDisconnect.addListener(() => {
+    clearTimeout(rootTimer);
     closed = true;
     relay?.failAll('The page went away.');
     abort.abort(new CancelledError('The page went away before the reply was finished.'));
@@ -106,19 +116,40 @@ export function serveRunPort(port: RunServicePort, dependencies: RunPortDependen
       if (begun) return;
       begun = true;
       relay = createPageRelayedFetch(post);
+      const timeoutMs = dependencies.rootTimeoutMs ?? ROOT_TIMEOUT_MS;
+      // Over the time limit the turn is not lost: the page gets its own generation and the run says why.
+      rootTimer = setTimeout(() => {
+        const minutes = Math.max(1, Math.round(timeoutMs / 60_000));
+        fallBackToPageModel({ code: 'limit-root-timeout', reason: `The turn ran past Retinue's limit of ${minutes} minutes for one reply.` });
+      }, timeoutMs);
       void begin(message, relay)
         .catch((error: unknown) => {
           runUnderway = false;
           const fallback = fallbackForError(error instanceof RetinueError ? error : new HostContractError('unexpected-error', String(error)));
           if (fallback) fallBackToPageModel(fallback);
           else answerFailure(pageAnswerForCrash(error));
-        });
+        })
+        .finally(() => clearTimeout(rootTimer));
+    } else if (message.type === 'run-over-limit') {
+      if (begun) return;
+      begun = true;
+      passThroughOverSnapshotLimit();
     } else if (message.type === 'run-abort') {
       abort.abort(new CancelledError('The page stopped the generation.'));
     } else if (message.type !== 'keep-alive') {
       relay?.deliver(message);
     }
   });
+
+  /** A turn over the snapshot size passes to the page's own server; the side panel says which limit. */
+  function passThroughOverSnapshotLimit(): void {
+    dependencies.recordNotice(origin as string, {
+      code: 'limit-snapshot-size',
+      messageKey: 'page_notice_limit_snapshot_size',
+      substitutions: [String(SNAPSHOT_LIMITS.maxChars)],
+    });
+    post({ type: 'pass-through' });
+  }
 
   const answerFailure = ({ status, message }: { status: number; message: string }) => post({ type: 'run-failed', status, message });
 
@@ -165,11 +196,22 @@ export function serveRunPort(port: RunServicePort, dependencies: RunPortDependen
     try {
       reading = adapter.readRequest(message.body);
     } catch (error) {
-      answerFailure(pageAnswerForUnreadableRequest(error instanceof ConfigurationError ? error.message : String(error)));
+      if (error instanceof ConfigurationError && error.code === 'snapshot-too-large') passThroughOverSnapshotLimit();
+      else answerFailure(pageAnswerForUnreadableRequest(error instanceof ConfigurationError ? error.message : String(error)));
       return undefined;
     }
     if (reading.kind === 'pass-through') {
       dependencies.recordNotice(origin as string, reading.notice);
+      post({ type: 'pass-through' });
+      return undefined;
+    }
+    // Over the limit the turn is not dropped: it goes to the page's own server, and the side panel says why.
+    if (!dependencies.runRateLimit.tryStart(origin as string)) {
+      dependencies.recordNotice(origin as string, {
+        code: 'limit-runs-per-minute',
+        messageKey: 'page_notice_limit_runs_per_minute',
+        substitutions: [String(dependencies.runRateLimit.perMinute)],
+      });
       post({ type: 'pass-through' });
       return undefined;
     }

@@ -3,6 +3,7 @@ import { RUN_PORT_NAME } from '../messaging/run-port-messages';
 import { createStoredToolProtocolMemory } from '../model/tool-protocol-memory';
 import type { BackgroundContext } from './background-context';
 import { recordPageNotice } from './page-notices';
+import { createRunRateLimit } from './run-rate-limit';
 import { serveRunPort, type RunPortDependencies, type RunServicePort } from './run-port-handler';
 
 export interface RunServiceOptions {
@@ -28,6 +29,7 @@ export function installRunService(options: RunServiceOptions): void {
     // Endpoints that refused native tools are remembered across runs and restarts.
     clientOptions: { toolProtocolMemory: createStoredToolProtocolMemory(browser.storage.local), ...options.clientOptions },
     connectionLimiters: new Map(),
+    runRateLimit: createRunRateLimit(),
   };
   connections.addListener((port) => {
     if (port.name !== RUN_PORT_NAME) return;

@@ -17,7 +17,8 @@ export interface RunPort {
 
 export interface ChatTurnRelayOptions {
   requestId: string;
-  start: Extract<PageToBridgeMessage, { type: 'run-start' }>;
+  /** The page's chat turn; undefined for one too large to read, which the background passes through. */
+  start: Extract<PageToBridgeMessage, { type: 'run-start' }> | undefined;
   openPort: () => RunPort;
   toPage: (message: BridgeToPageMessage) => void;
   onEnd: () => void;
@@ -40,7 +41,7 @@ export interface ChatTurnRelay {
  */
 export function createChatTurnRelay(options: ChatTurnRelayOptions): ChatTurnRelay {
   const { requestId } = options;
-  const body = options.start.body;
+  const body = options.start?.body ?? {};
   const writer = createPageResponseWriter({
     stream: body.stream === true,
     model: typeof body.model === 'string' ? body.model : undefined,
@@ -130,7 +131,7 @@ export function createChatTurnRelay(options: ChatTurnRelayOptions): ChatTurnRela
     port.postMessage(first);
   };
 
-  connect({ type: 'run-start', adapter: options.start.adapter, body });
+  connect(options.start ? { type: 'run-start', adapter: options.start.adapter, body } : { type: 'run-over-limit', limit: 'snapshot-size' });
 
   return {
     fromPage(message) {

@@ -1,12 +1,10 @@
 import type { BridgeToPageMessage } from '../messaging/page-messages';
-import { parsePageMessage } from '../messaging/page-messages';
+import { oversizedRunStartId, parsePageMessage } from '../messaging/page-messages';
 import { BRIDGE_READY, PAGE_HOOK_CONNECT } from '../messaging/page-channel-names';
-import { createChatTurnRelay, type ChatTurnRelay, type RunPort } from './chat-turn-relay';
+import { createChatTurnRelay, type ChatTurnRelay, type ChatTurnRelayOptions, type RunPort } from './chat-turn-relay';
 
-/** A page has one page hook; a few more ports are tolerated (a reload race), then ignored. */
-const MAX_PAGE_PORTS = 4;
 /** Chat turns one page may have in flight at once. */
-const MAX_RUNS_PER_PORT = 4;
+export const MAX_RUNS_PER_PORT = 4;
 
 export interface PagePortOptions {
   isSiteOn: () => Promise<boolean>;
@@ -24,7 +22,28 @@ export function servePagePort(port: MessagePort, options: PagePortOptions): void
   const sessions = new Map<string, ChatTurnRelay>();
   const toPage = (message: BridgeToPageMessage) => port.postMessage(JSON.stringify(message));
 
+  const startSession = (requestId: string, start: ChatTurnRelayOptions['start'] | undefined) =>
+    sessions.set(
+      requestId,
+      createChatTurnRelay({
+        requestId,
+        start,
+        openPort: options.openRunPort,
+        toPage,
+        onEnd: () => sessions.delete(requestId),
+        describeLostBackground: options.describeLostBackground,
+        keepAliveMs: options.keepAliveMs,
+      }),
+    );
+
   port.onmessage = (event: MessageEvent) => {
+    const oversizedId = oversizedRunStartId(event.data);
+    if (oversizedId !== undefined) {
+      // Too large to read, but never dropped: the background notes the limit and the turn passes through.
+      if (sessions.has(oversizedId) || sessions.size >= MAX_RUNS_PER_PORT) return;
+      void options.isSiteOn().then((on) => (on ? startSession(oversizedId, undefined) : toPage({ type: 'pass-through', requestId: oversizedId })));
+      return;
+    }
     const message = parsePageMessage(event.data);
     if (!message) return;
     if (message.type !== 'run-start') {
@@ -38,18 +57,7 @@ export function servePagePort(port: MessagePort, options: PagePortOptions): void
         toPage({ type: 'pass-through', requestId });
         return;
       }
-      sessions.set(
-        requestId,
-        createChatTurnRelay({
-          requestId,
-          start: message,
-          openPort: options.openRunPort,
-          toPage,
-          onEnd: () => sessions.delete(requestId),
-          describeLostBackground: options.describeLostBackground,
-          keepAliveMs: options.keepAliveMs,
-        }),
-      );
+      startSession(requestId, message);
     });
   };
   toPage({ type: 'connected' });
@@ -57,15 +65,20 @@ export function servePagePort(port: MessagePort, options: PagePortOptions): void
 
 /**
  * Accepts the page hook's MessagePort from `window` and announces the bridge, so the two meet
- * whichever started first at document_start.
+ * whichever started first at document_start. Only the page's own top-level document is trusted: a
+ * port is taken only from a message whose `source` is this window and whose `origin` is this page's
+ * exact origin (scheme, host and port), and only once per document. Frames (cross-origin or sandboxed
+ * with origin `null`) and openers are ignored and use up nothing.
  */
 export function acceptPageHookPorts(target: Window, serve: (port: MessagePort) => void): void {
-  let accepted = 0;
-  target.addEventListener('message', (event: MessageEvent) => {
-    const port = event.data === PAGE_HOOK_CONNECT ? event.ports?.[0] : undefined;
-    if (!port || accepted >= MAX_PAGE_PORTS) return;
-    accepted += 1;
+  const ownOrigin = target.location.origin;
+  const listener = (event: MessageEvent) => {
+    if (event.source !== target || event.origin !== ownOrigin || event.data !== PAGE_HOOK_CONNECT) return;
+    const port = event.ports?.[0];
+    if (!port) return;
+    target.removeEventListener('message', listener);
     serve(port);
-  });
-  target.postMessage(BRIDGE_READY, '*');
+  };
+  target.addEventListener('message', listener);
+  target.postMessage(BRIDGE_READY, ownOrigin);
 }

@@ -1,30 +1,24 @@
-import { settingsFromStoredValue, SETTINGS_STORAGE_KEY as SETTINGS_KEY } from '../settings/settings-store';
-import { isSiteSwitchedOn } from '../settings/site-settings';
-
-/** Is Retinue on for this origin, by the stored settings value (absent or invalid: off, as the defaults say). */
-function isOnByStoredValue(value: unknown, origin: string): boolean {
-  return isSiteSwitchedOn(settingsFromStoredValue(value).settings, origin);
-}
+import { isOriginInSitesOn, SITES_ON_STORAGE_KEY } from '../settings/sites-on';
 
 /** The slice of `browser.storage` the bridge needs. */
-export interface SettingsStorage {
+export interface SitesOnStorage {
   local: { get(key: string): Promise<Record<string, unknown>> };
   onChanged: { addListener(listener: (changes: Record<string, { newValue?: unknown }>, areaName: string) => void): void };
 }
 
 /**
- * Follows whether the site is switched on, from the settings document and its changes. Only the
- * yes/no answer is kept: the bridge never hands settings to the page.
+ * Follows whether Retinue is on for this exact origin (scheme, host and port), from the background's
+ * `sitesOn` list and its changes. It reads nothing else: the bridge never holds the settings document.
  */
-export function watchSiteEnabled(storage: SettingsStorage, origin: string): { isOn(): Promise<boolean> } {
+export function watchSiteEnabled(storage: SitesOnStorage, origin: string): { isOn(): Promise<boolean> } {
   let on = false;
-  const loaded = storage.local.get(SETTINGS_KEY).then(
-    (items) => void (on = isOnByStoredValue(items[SETTINGS_KEY], origin)),
+  const loaded = storage.local.get(SITES_ON_STORAGE_KEY).then(
+    (items) => void (on = isOriginInSitesOn(items[SITES_ON_STORAGE_KEY], origin)),
     () => void (on = false),
   );
   storage.onChanged.addListener((changes, areaName) => {
-    const change = changes[SETTINGS_KEY];
-    if (areaName === 'local' && change) on = isOnByStoredValue(change.newValue, origin);
+    const change = changes[SITES_ON_STORAGE_KEY];
+    if (areaName === 'local' && change) on = isOriginInSitesOn(change.newValue, origin);
   });
   return { isOn: () => loaded.then(() => on) };
 }

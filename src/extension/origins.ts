@@ -27,8 +27,8 @@ export function isUpFrontOrigin(origin: string): boolean {
 /**
  * The match pattern that covers one origin, for content-script registration and host permissions.
  * Chrome matches ports (`http://127.0.0.1:8000/*`); Firefox match patterns may not carry a port, so
- * there the pattern covers every port of the host (`http://127.0.0.1/*`) and the bridge, which reads
- * the settings, stays quiet on origins that are not switched on.
+ * there the pattern covers every port of the host (`http://127.0.0.1/*`) and the bridge, which checks
+ * the exact origin (port included) against the `sitesOn` list, passes every turn of another port through.
  *
  * @example
  * originMatchPattern('http://127.0.0.1:8000', 'chrome'); // 'http://127.0.0.1:8000/*'

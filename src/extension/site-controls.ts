@@ -1,6 +1,7 @@
 import { browser } from 'wxt/browser';
 import type { Settings } from '../settings/schema';
 import { createDefaultSettings, loadSettings, onSettingsChanged } from '../settings/settings-store';
+import { originsSwitchedOn, SITES_ON_STORAGE_KEY } from '../settings/sites-on';
 import { showSiteStateOnAllTabs, showSiteStateOnTab, siteStateForUrl } from './action-badge';
 import { applySiteRegistrations, type SiteRegistrationPlan } from './hook-registrations';
 import { switchSite, type SiteSwitchOutcome } from './site-switch';
@@ -28,6 +29,8 @@ export function installSiteControls(): SiteControls {
 
   const refresh = coalesce(async () => {
     settings = await loadSettings();
+    // Written before the registrations, so a page the new registration reaches finds its site on.
+    await browser.storage.local.set({ [SITES_ON_STORAGE_KEY]: originsSwitchedOn(settings) });
     plan = await applySiteRegistrations(settings);
     await showSiteStateOnAllTabs({ settings, lackingPermission: plan.lackingPermission });
   });

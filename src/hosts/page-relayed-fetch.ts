@@ -1,5 +1,11 @@
 import type { HostCallReplyMessage } from '../messaging/run-port-messages';
 
+/**
+ * The most characters one host call's reply may carry (far beyond any chat answer). A page that sends
+ * more fails that call, as a provider fault, instead of filling the background's memory.
+ */
+export const HOST_CALL_REPLY_MAX_CHARS = 8_000_000;
+
 /** What the relay sends the page hook (through the bridge) to make or stop a host call. */
 export type HostCallRequestMessage =
   | { type: 'host-call'; callId: string; body: Record<string, unknown> }
@@ -18,6 +24,7 @@ interface PendingCall {
   resolve: (response: Response) => void;
   reject: (reason: unknown) => void;
   body?: ReadableStreamDefaultController<Uint8Array>;
+  receivedChars: number;
 }
 
 /**
@@ -39,7 +46,7 @@ export function createPageRelayedFetch(post: (message: HostCallRequestMessage) =
     const signal = init.signal ?? undefined;
     if (signal?.aborted) return Promise.reject(signal.reason);
     return new Promise<Response>((resolve, reject) => {
-      const call: PendingCall = { resolve, reject };
+      const call: PendingCall = { resolve, reject, receivedChars: 0 };
       pending.set(callId, call);
       signal?.addEventListener('abort', () => {
         if (!pending.has(callId)) return;
@@ -66,6 +73,15 @@ export function createPageRelayedFetch(post: (message: HostCallRequestMessage) =
           break;
         }
         case 'host-call-chunk':
+          call.receivedChars += message.text.length;
+          if (call.receivedChars > HOST_CALL_REPLY_MAX_CHARS) {
+            settle(message.callId);
+            post({ type: 'host-call-abort', callId: message.callId });
+            const error = new TypeError(`The page's reply to a model call passed ${HOST_CALL_REPLY_MAX_CHARS} characters, Retinue's limit for one reply, so the call was stopped.`);
+            call.reject(error);
+            call.body?.error(error);
+            break;
+          }
           call.body?.enqueue(encoder.encode(message.text));
           break;
         case 'host-call-end':

@@ -52,6 +52,17 @@ export type BridgeToPageMessage =
   | { type: 'host-call-abort'; requestId: string; callId: string };
 
 /**
+ * The request id of a chat turn whose message text is over {@link PAGE_MESSAGE_MAX_CHARS}, read from
+ * its opening only (the page hook writes `type` and `requestId` first), so that the turn can go back
+ * to the page's server instead of being dropped without an answer. Undefined for anything else.
+ */
+export function oversizedRunStartId(text: unknown): string | undefined {
+  if (typeof text !== 'string' || text.length <= PAGE_MESSAGE_MAX_CHARS) return undefined;
+  const opening = /^\{"type":"run-start","requestId":"([A-Za-z0-9_-]{1,64})"/.exec(text.slice(0, 200));
+  return opening?.[1];
+}
+
+/**
  * Parses one message text from the page: undefined when it is oversized, not JSON, or not one of the
  * messages above.
  */

@@ -19,6 +19,8 @@ export const bridgeToBackgroundMessageSchema = z.discriminatedUnion('type', [
   }),
   /** After the background went away mid-run: carry on with the stored run. */
   z.strictObject({ type: z.literal('run-resume'), runId: z.string().min(1).max(100) }),
+  /** A chat turn too large for the bridge to read: the background notes it for the side panel and passes it through. */
+  z.strictObject({ type: z.literal('run-over-limit'), limit: z.literal('snapshot-size') }),
   z.strictObject({ type: z.literal('run-abort') }),
   z.strictObject({ type: z.literal('keep-alive') }),
   z.strictObject({

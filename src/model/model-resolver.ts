@@ -66,13 +66,15 @@ export function createModelResolver(options: ModelResolverOptions): ModelResolve
         limiter = createConcurrencyLimiter(connection.maxConcurrency);
         limiters.set(connection.id, limiter);
       }
+      // Named by its label only: this text reaches pages and models, the id and address never do.
+      const name = connectionName(connection);
       const target: ModelTarget = {
-        label: `connection '${connection.id}' · ${modelId}`,
+        label: `${name} · ${modelId}`,
         baseURL: connection.baseURL,
         apiKey: connection.apiKey,
         model: modelId,
         maxConcurrency: connection.maxConcurrency,
-        authAdvice: `check the API key of connection '${connection.id}' in Retinue's options`,
+        authAdvice: `check the API key of ${name} in Retinue's options`,
         toolProtocol: connection.toolProtocol,
       };
       client = createModelClient(target, { ...options.clientOptions, limiter });
@@ -83,4 +85,10 @@ export function createModelResolver(options: ModelResolverOptions): ModelResolve
 
   return (profile) =>
     profile.model.binding === 'host' ? hostClient(profile.model.model) : connectionClient(profile, profile.model.connectionId, profile.model.model);
+}
+
+/** How text for pages and models names a connection: by its label, never its id or address. */
+export function connectionName(connection: Pick<Connection, 'label'>): string {
+  const label = connection.label.trim();
+  return label ? `connection “${label}”` : 'a connection without a label (give it one in Retinue’s options)';
 }

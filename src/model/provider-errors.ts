@@ -21,8 +21,10 @@ const STATUS_TEXT: Record<number, string> = {
 const MAX_PROVIDER_MESSAGE = 300;
 
 /**
- * The ProviderError for a call that failed for good: what failed (endpoint, status, the provider's
- * own words) and what to do. Never carries the API key, even when the provider echoes it.
+ * The ProviderError for a call that failed for good: what failed (the connection by its label, the
+ * status, the provider's own words) and what to do. Its text reaches pages and models, so it names the
+ * endpoint by label only: never the API key, the base URL or any other address, even when the provider
+ * or the network error echoes them.
  */
 export function providerErrorFor(
   target: ModelTarget,
@@ -30,7 +32,7 @@ export function providerErrorFor(
   attempts: number,
   request: { toolsOffered?: boolean } = {},
 ): ProviderError {
-  const endpoint = `The model endpoint at ${target.baseURL} (${target.label})`;
+  const endpoint = `The model endpoint of ${target.label}`;
   // A retryable failure ends the call only once the tries are used up; any other may follow retried ones.
   const tries = attempts === 1 ? '' : failure.retryable ? ` (after ${attempts} tries)` : ` (on try ${attempts})`;
   const afterTries = attempts > 1 ? ` after ${attempts} tries` : '';
@@ -94,7 +96,25 @@ function truncate(text: string): string {
   return text.length > MAX_PROVIDER_MESSAGE ? `${text.slice(0, MAX_PROVIDER_MESSAGE)}…` : text;
 }
 
-/** Removes the API key from text, in case a provider echoes it back. */
+/** Web addresses anywhere in a text (a provider's message or a network error may quote one). */
+const ADDRESS_PATTERN = /\b(?:https?|wss?):\/\/[^\s"'<>)]+/gi;
+
+/**
+ * Removes the API key and the endpoint's address from text, in case a provider or the network error
+ * echoes them: the key becomes `[api key]`, any web address or the endpoint's host `[address]`.
+ */
 export function redact(text: string, target: ModelTarget): string {
-  return target.apiKey.length >= 4 ? text.split(target.apiKey).join('[api key]') : text;
+  let redacted = target.apiKey.length >= 4 ? text.split(target.apiKey).join('[api key]') : text;
+  redacted = redacted.replace(ADDRESS_PATTERN, '[address]');
+  const host = hostOf(target.baseURL);
+  if (host) redacted = redacted.split(host).join('[address]');
+  return redacted;
+}
+
+function hostOf(baseURL: string): string | undefined {
+  try {
+    return new URL(baseURL).host || undefined;
+  } catch {
+    return undefined;
+  }
 }

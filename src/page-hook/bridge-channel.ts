@@ -8,32 +8,38 @@ export interface BridgeChannel {
   whenConnected(timeoutMs: number): Promise<boolean>;
 }
 
+/** Offers made per document: one at start, one more if the bridge announces itself later. */
+const MAX_OFFERS = 2;
+
 /**
  * Offers a MessagePort to the bridge at document_start. Whichever of the two scripts starts first,
- * they meet: the hook offers now, and again when the bridge announces itself.
+ * they meet: the hook offers now, and again when the bridge announces itself. The bridge takes one
+ * port per document, so the offer it answers is the one kept; the other is closed.
  */
 export function connectToBridge(target: Window, onMessage: (message: BridgeToPageMessage) => void): BridgeChannel {
+  const offered: MessagePort[] = [];
   let port: MessagePort | undefined;
-  let connected = false;
   const waiters: (() => void)[] = [];
 
   const offer = () => {
     const channel = new MessageChannel();
-    port?.close();
-    port = channel.port1;
-    port.onmessage = (event: MessageEvent) => {
+    const candidate = channel.port1;
+    offered.push(candidate);
+    candidate.onmessage = (event: MessageEvent) => {
       const message = JSON.parse(String(event.data)) as BridgeToPageMessage;
       if (message.type === 'connected') {
-        connected = true;
+        if (port) return;
+        port = candidate;
+        offered.filter((other) => other !== candidate).forEach((other) => other.close());
         waiters.splice(0).forEach((wake) => wake());
-      } else {
+      } else if (candidate === port) {
         onMessage(message);
       }
     };
-    target.postMessage(PAGE_HOOK_CONNECT, '*', [channel.port2]);
+    target.postMessage(PAGE_HOOK_CONNECT, target.location.origin, [channel.port2]);
   };
   target.addEventListener('message', (event) => {
-    if (event.data === BRIDGE_READY && !connected) offer();
+    if (event.source === target && event.data === BRIDGE_READY && !port && offered.length < MAX_OFFERS) offer();
   });
   offer();
 
@@ -42,9 +48,9 @@ export function connectToBridge(target: Window, onMessage: (message: BridgeToPag
       port?.postMessage(JSON.stringify(message));
     },
     whenConnected(timeoutMs) {
-      if (connected) return Promise.resolve(true);
+      if (port) return Promise.resolve(true);
       return new Promise((resolve) => {
-        const timer = setTimeout(() => resolve(connected), timeoutMs);
+        const timer = setTimeout(() => resolve(port !== undefined), timeoutMs);
         waiters.push(() => {
           clearTimeout(timer);
           resolve(true);

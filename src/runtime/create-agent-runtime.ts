@@ -7,6 +7,7 @@ import { PROMPT_SNAPSHOT_PATH } from '../workspace/layout';
 import type { AgentRuntime, AgentRuntimeOptions, RunOutcome } from './agent-runtime';
 import { profileBudget } from './budget';
 import { chatMessageText } from './chat-text';
+import { PageModelFallbackError } from './fail-open';
 import { cancelTask, completeEndRecords, runChildTask } from './child-task';
 import { rootPolicy } from './invocation-policy';
 import { rootMessages } from './root-context';
@@ -48,7 +49,9 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
   const sessions = new Map<string, { session: RunSession; done: Promise<RunOutcome> }>();
 
   async function drive(session: RunSession, root: AgentInvocation, signal: AbortSignal | undefined): Promise<RunOutcome> {
-    const stop = (): void => session.controller.abort(new CancelledError('The page stopped the generation.'));
+    // A fail-open ending (a limit the turn met) keeps its reason; any other abort is the page stopping.
+    const stop = (): void =>
+      session.controller.abort(signal?.reason instanceof PageModelFallbackError ? signal.reason : new CancelledError('The page stopped the generation.'));
     if (signal?.aborted) stop();
     signal?.addEventListener('abort', stop, { once: true });
     const done = runRoot(session, root);

@@ -1,10 +1,18 @@
+import { keyMayStay } from './key-binding';
 import { checkProfileReferences, checkSettingsReferences, knownAgentIds } from './document-checks';
 import { parseJsonText } from './json-text';
 import { migrateSettingsDocument } from './migrations';
 import { profileSchema, settingsSchema, type AgentProfile, type Settings } from './schema';
 import { issuesFromZod, type SettingsIssue } from './settings-errors';
 
-export type SettingsImportResult = { ok: true; settings: Settings } | { ok: false; errors: SettingsIssue[] };
+export type SettingsImportResult =
+  | {
+      ok: true;
+      settings: Settings;
+      /** Connections (by label, else id) whose stored key was dropped because their address moved to another origin. */
+      keysDropped?: string[];
+    }
+  | { ok: false; errors: SettingsIssue[] };
 export type ProfileImportResult =
   | { ok: true; profile: AgentProfile; settings: Settings }
   | { ok: false; errors: SettingsIssue[] };
@@ -12,7 +20,9 @@ export type ProfileImportResult =
 /**
  * Reads a settings document from JSON text, as the options page's import and the e2e tests do.
  * Import replaces the document; a connection given without `apiKey` keeps the key that `current`
- * holds for the same connection id. Nothing is stored: save the result with `saveSettings`.
+ * holds for the same connection id only while its base URL keeps its origin (a key never follows a
+ * connection to a new address; `keysDropped` names those that lost it). Nothing is stored: save the
+ * result with `saveSettings`.
  *
  * @example
  * const result = importSettings(text, await loadSettings());
@@ -32,14 +42,14 @@ export function importSettings(jsonText: string, current?: Settings): SettingsIm
 export function validateSettingsDocument(value: unknown, current?: Settings): SettingsImportResult {
   const migrated = migrateSettingsDocument(value);
   if (!migrated.ok) return migrated;
-  const document = current ? keepStoredApiKeys(migrated.document, current) : migrated.document;
+  const { document, keysDropped } = current ? keepStoredApiKeys(migrated.document, current) : { document: migrated.document, keysDropped: [] };
   const result = settingsSchema.safeParse(document);
   if (!result.success) {
     return { ok: false, errors: issuesFromZod(result.error.issues, { input: document, schema: settingsSchema }) };
   }
   const referenceIssues = checkSettingsReferences(result.data);
   if (referenceIssues.length > 0) return { ok: false, errors: referenceIssues };
-  return { ok: true, settings: result.data };
+  return keysDropped.length > 0 ? { ok: true, settings: result.data, keysDropped } : { ok: true, settings: result.data };
 }
 
 /** The document as exported: every field written out; API keys left out unless asked for. */
@@ -94,16 +104,23 @@ export function importProfile(jsonText: string, current: Settings): ProfileImpor
   return { ok: true, profile, settings: { ...current, profiles } };
 }
 
-/** A connection without an `apiKey` field takes the stored key of the connection with its id. */
-function keepStoredApiKeys(document: Record<string, unknown>, current: Settings): Record<string, unknown> {
-  if (!Array.isArray(document.connections)) return document;
-  const storedKeys = new Map(current.connections.map((connection) => [connection.id, connection.apiKey]));
+/**
+ * A connection without an `apiKey` field takes the stored key of the connection with its id, when its
+ * base URL has the stored one's origin; otherwise it gets none and is named in `keysDropped`.
+ */
+function keepStoredApiKeys(document: Record<string, unknown>, current: Settings): { document: Record<string, unknown>; keysDropped: string[] } {
+  const keysDropped: string[] = [];
+  if (!Array.isArray(document.connections)) return { document, keysDropped };
+  const stored = new Map(current.connections.map((connection) => [connection.id, connection]));
   const connections = document.connections.map((connection: unknown) => {
     if (connection === null || typeof connection !== 'object' || Array.isArray(connection)) return connection;
     const record = connection as Record<string, unknown>;
     if ('apiKey' in record || typeof record.id !== 'string') return record;
-    const storedKey = storedKeys.get(record.id);
-    return storedKey ? { ...record, apiKey: storedKey } : record;
+    const storedConnection = stored.get(record.id);
+    if (!storedConnection?.apiKey) return record;
+    if (keyMayStay(storedConnection.baseURL, record.baseURL)) return { ...record, apiKey: storedConnection.apiKey };
+    keysDropped.push(typeof record.label === 'string' && record.label ? record.label : record.id);
+    return record;
   });
-  return { ...document, connections };
+  return { document: { ...document, connections }, keysDropped };
 }

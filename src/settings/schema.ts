@@ -91,6 +91,18 @@ function canonicalOrigin(origin: string): string | undefined {
   }
 }
 
+/** A host name of letters, digits, dashes and dots, or a bracketed IPv6 address: no wildcards. */
+const EXACT_HOST = /^(?:\[[0-9a-f:.]+\]|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)$/;
+
+/** Whether the origin names one host exactly (a `*` would register the page hook on many sites). */
+function hasExactHost(origin: string): boolean {
+  try {
+    return EXACT_HOST.test(new URL(origin).hostname);
+  } catch {
+    return false;
+  }
+}
+
 export const adapterIdSchema = z.enum(['auto', 'openai-chat', 'sillytavern']);
 export type AdapterSetting = z.infer<typeof adapterIdSchema>;
 
@@ -103,7 +115,9 @@ export const siteSchema = z.strictObject({
     .superRefine((origin, context) => {
       // Written exactly as browsers report `location.origin`, so a site matches its pages.
       const canonical = canonicalOrigin(origin);
-      if (canonical !== undefined && canonical !== origin) {
+      if (canonical !== undefined && !hasExactHost(origin)) {
+        context.addIssue({ code: 'custom', message: 'an origin names one exact host: no wildcards such as *, e.g. https://chat.example.com' });
+      } else if (canonical !== undefined && canonical !== origin) {
         context.addIssue({ code: 'custom', message: `write it as the browser does: "${canonical}"` });
       }
     }),

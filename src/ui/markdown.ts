@@ -26,7 +26,8 @@ const ALLOWED_TAGS = [
   'h6', 'hr', 'i', 'input', 'kbd', 'li', 'ol', 'p', 'pre', 's', 'span', 'strong', 'sub', 'summary', 'sup',
   'table', 'tbody', 'td', 'tfoot', 'th', 'thead', 'tr', 'ul',
 ];
-const ALLOWED_ATTR = ['href', 'title', 'class', 'start', 'align', 'colspan', 'rowspan', 'open', 'type', 'checked', 'disabled'];
+/** No `class`: model text must not borrow Retinue's own styles (a fake notice or status badge). */
+const ALLOWED_ATTR = ['href', 'title', 'start', 'align', 'colspan', 'rowspan', 'open', 'type', 'checked', 'disabled'];
 /** Only web and mail links survive: no `javascript:`, `data:`, `blob:` or extension URLs. */
 const ALLOWED_URI_REGEXP = /^(?:https?:|mailto:|#)/i;
 

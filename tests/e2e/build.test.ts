@@ -92,6 +92,7 @@ describe('the Firefox build', () => {
   test('is MV3 with a sidebar, the gecko id and no Chrome key', () => {
     const manifest = readManifest(directory);
 
+    expect(manifest.browser_specific_settings).toMatchObject({ gecko: { data_collection_permissions: { required: ['none'] } } });
     expect(manifest.manifest_version).toBe(3);
     expect(manifest.sidebar_action).toMatchObject({ default_panel: 'sidepanel.html' });
     expect(manifest.browser_specific_settings).toMatchObject({ gecko: { id: GECKO_ID } });
@@ -128,6 +129,20 @@ describe('the store zips (npm run zip)', () => {
     expect(listZipEntries(zip)).toEqual(expect.arrayContaining([PAGE_HOOK_FILE, BRIDGE_FILE]));
   });
 
+  test('no zip carries a key, a source map, tests or their fixtures', () => {
+    const zips = readdirSync(storeDirectory).filter((file) => file.endsWith('.zip'));
+    expect(zips.map((zip) => zip.replace(/^.*-/, ''))).toEqual(expect.arrayContaining(['chrome.zip', 'firefox.zip', 'sources.zip']));
+    for (const zip of zips) {
+      const entries = listZipEntries(path.join(storeDirectory, zip));
+      expect(entries.filter((entry) => entry.endsWith('.map') || /(^|\/)(tests?|test-output|fixtures)\//.test(entry)), zip).toEqual([]);
+      if (zip.endsWith('sources.zip')) continue;
+      const manifest = JSON.parse(readZipEntry(path.join(storeDirectory, zip), 'manifest.json').toString('utf8')) as Manifest;
+      expect(manifest, zip).not.toHaveProperty('key');
+      const scripts = entries.filter((entry) => entry.endsWith('.js'));
+      for (const script of scripts) expect(readZipEntry(path.join(storeDirectory, zip), script).toString('utf8'), `${zip}: ${script}`).not.toContain('sourceMappingURL');
+    }
+  });
+
   test('the Firefox zip carries the gecko id and no key', () => {
     const manifest = JSON.parse(readZipEntry(zipNamed('-firefox.zip'), 'manifest.json').toString('utf8')) as Manifest;
 
@@ -136,6 +151,24 @@ describe('the store zips (npm run zip)', () => {
     expect(manifest.manifest_version).toBe(3);
   });
 });
+
+describe('the built bundles', () => {
+  test('carry no eval-like code: no `new Function(` and no `eval(` (zod runs jitless)', () => {
+    const bundles = (['chrome', 'firefox'] as const).flatMap((target) => javascriptFiles(extensionOutputDirectory(target)));
+    expect(bundles.length).toBeGreaterThan(4);
+    for (const file of bundles) {
+      const text = readFileSync(file, 'utf8');
+      // Also the constructor under another name, as zod takes it (`const F = Function;`).
+      expect(text, file).not.toMatch(/\bnew Function\s*\(|\beval\s*\(|[=(,]\s*Function\s*[;,)]/);
+    }
+  });
+});
+
+function javascriptFiles(directory: string): string[] {
+  return readdirSync(directory, { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.js'))
+    .map((file) => path.join(directory, file));
+}
 
 /** A loopback page for the registration checks; closed after the tests. */
 async function servePage(): Promise<{ origin: string; close: () => Promise<void> }> {

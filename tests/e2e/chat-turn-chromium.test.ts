@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { ScriptedModelServer } from '../support/scripted-model-server';
-import { runDelegatingTurn, SECRET_KEY, waitForEndedRuns, startChromiumScenario, type ChromiumScenario } from './chat-turn-scenarios';
+import { expectTurnPassesThroughAfterSwitchOff, runDelegatingTurn, waitForEndedRuns, startChromiumScenario, type ChromiumScenario } from './chat-turn-scenarios';
 import { defaultDelegations, scriptDelegatingRoot, type ScriptedDelegation } from './support/delegating-root-script';
 import type { ChromiumWithExtension } from './support/chromium';
 import { waitUntil } from './support/evaluating-handle';
@@ -9,6 +9,7 @@ import { sendFixtureMessage, startFixtureMessage, waitForFixtureReady, waitForFi
 import type { FixtureServer } from './support/fixture-server';
 import { readIndexedDb, readRunStore } from './support/settings';
 import { saveScreenshot } from './support/screenshots';
+import { inviteStrangers, strangerReports } from './support/strangers';
 import { LIVE_REPLY_SELECTOR } from './support/reply-growth';
 import { runStreamedReplyTurn, stopDuringStreamedReply } from './streamed-reply-scenarios';
 
@@ -105,6 +106,10 @@ describe('Chromium: a chat turn becomes a delegated run', () => {
     expect(model.requests.map((request) => request.toolNames)).toEqual([[]]);
     expect(await page.evaluate(() => String(window.fetch).includes('[native code]'))).toBe(true);
     await page.close();
+  });
+
+  test('a site switched off while its page is open: the next turn goes to the page’s server untouched', async () => {
+    await expectTurnPassesThroughAfterSwitchOff({ options, model, fixtures, openPage: () => openFixture('/openai-chat/') });
   });
 
   test("the page's Stop button cancels the run and its children", async () => {
@@ -213,60 +218,15 @@ describe('Chromium: a chat turn becomes a delegated run', () => {
     await page.close();
   });
 
-  test('a page that forges or garbles bridge messages gets nothing it could not get by generating', async () => {
+  test('frames, a sandboxed srcdoc frame, a popup and a second connect get nothing; the page’s own turn is delegated', async () => {
     const page = await openFixture('/openai-chat/');
     const before = (await readRunStore(options)).runs.length;
-    const received = await page.evaluate(forgeBridgeMessages, 'An answer to the forged turn.');
-    // Malformed messages got no answer at all; the well-formed forged turn got what generating gives:
-    // host calls to make (as the page hook would) and then its answer.
-    expect(received.afterGarbage).toBe(1);
-    expect(JSON.parse(received.seen[0] ?? '{}')).toEqual({ type: 'connected' });
-    const answers = received.seen.slice(1).map((text) => JSON.parse(text) as { type: string; requestId?: string });
-    expect(answers.every((message) => message.requestId === 'f3')).toBe(true);
-    expect(answers.map((message) => message.type)).toEqual(expect.arrayContaining(['host-call', 'response-start', 'response-chunk', 'response-end']));
-    const everything = received.seen.join('\n');
-    expect(everything).toContain('An answer to the forged turn.');
-    expect(everything).not.toContain(SECRET_KEY);
-    expect(everything).not.toContain('"connections"');
-    expect(everything).not.toMatch(/"runId"/);
+    await inviteStrangers(page, fixtures.origins.secondary);
+    await runDelegatingTurn(page, model, 'Mara reaches the lighthouse.');
+    expect(await strangerReports(page)).toEqual({ frame: [], srcdoc: [], popup: [], 'page-again': [] });
     const { runs } = await waitForEndedRuns(options, before + 1);
     expect(runs.length).toBe(before + 1);
-    expect(runs.at(-1)?.status).toBe('completed');
+    expect(runs.at(-1)).toMatchObject({ status: 'completed', origin: fixtures.origins.primary });
     await page.close();
   });
 });
-
-/**
- * Runs in the page: offers its own port to the bridge, sends garbage and forgeries, then one
- * well-formed chat turn whose host calls it answers itself with `reply`, as a page hook would.
- */
-async function forgeBridgeMessages(reply: string): Promise<{ afterGarbage: number; seen: string[] }> {
-  const seen: string[] = [];
-  const channel = new MessageChannel();
-  const send = (message: unknown) => channel.port1.postMessage(typeof message === 'string' ? message : JSON.stringify(message));
-  const sse = `data: ${JSON.stringify({ id: 'f', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { content: reply }, finish_reason: 'stop' }] })}\n\ndata: [DONE]\n\n`;
-  channel.port1.onmessage = (event) => {
-    seen.push(String(event.data));
-    const message = JSON.parse(String(event.data)) as { type: string; requestId?: string; callId?: string };
-    if (message.type !== 'host-call') return;
-    const ids = { requestId: message.requestId, callId: message.callId };
-    send({ type: 'host-call-start', ...ids, status: 200, contentType: 'text/event-stream' });
-    send({ type: 'host-call-chunk', ...ids, text: sse });
-    send({ type: 'host-call-end', ...ids });
-  };
-  window.postMessage('retinue-page-hook:connect', '*', [channel.port2]);
-  await new Promise((resolve) => setTimeout(resolve, 300));
-  send('{not json');
-  send({ type: 'settings-get' });
-  send({ type: 'run-resume', runId: 'someone-elses-run' });
-  send({ type: 'run-start', requestId: 'f1', adapter: 'openai-chat', body: { messages: [] }, origin: 'https://elsewhere.test' });
-  send({ type: 'host-call-chunk', requestId: 'f1', callId: 'call-1', text: 'forged' });
-  send({ type: 'run-start', requestId: 'f2', adapter: 'openai-chat', body: { messages: [{ role: 'user', content: 'x'.repeat(5_000_000) }] } });
-  await new Promise((resolve) => setTimeout(resolve, 1_000));
-  const afterGarbage = seen.length;
-  send({ type: 'run-start', requestId: 'f3', adapter: 'openai-chat', body: { model: 'scripted-model', stream: false, messages: [{ role: 'user', content: 'Forged turn' }] } });
-  for (let waited = 0; waited < 150 && !seen.some((text) => text.includes('"response-end"')); waited += 1) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return { afterGarbage, seen };
-}

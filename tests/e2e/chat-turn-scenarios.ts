@@ -7,7 +7,8 @@ import type { EvaluatingHandle } from './support/evaluating-handle';
 import { sendFixtureMessage, waitForFixtureReady, type FixtureTurn } from './support/fixture-pages';
 import { launchFirefoxWithExtension, type FirefoxWithExtension } from './support/firefox';
 import { startFixtureServer, type FixtureServer } from './support/fixture-server';
-import { readRunStore } from './support/settings';
+import { readRunStore, readStorage, writeSettings } from './support/settings';
+import { coversOrigin, waitForRegisteredContentScripts } from './support/registrations';
 import { switchSitesOn } from './support/site-setup';
 import { waitUntil } from './support/evaluating-handle';
 
@@ -110,4 +111,45 @@ export async function waitForEndedRuns(handle: EvaluatingHandle, count: number) 
     },
     { description: `${count} ended run(s) in the run store`, timeoutMs: 30_000 },
   );
+}
+
+/**
+ * The site check on a page that was on: with the page open (hook and bridge in it), the site is switched
+ * off; the next turn goes to the page's own server untouched and no run is recorded. Switches the site
+ * on again afterwards.
+ */
+export async function expectTurnPassesThroughAfterSwitchOff(setup: {
+  options: EvaluatingHandle;
+  model: ScriptedModelServer;
+  fixtures: FixtureServer;
+  openPage: () => Promise<EvaluatingHandle & { close(): Promise<void> }>;
+}): Promise<void> {
+  const { options, model, fixtures } = setup;
+  const page = await setup.openPage();
+  const before = (await readRunStore(options)).runs.length;
+  const settings = scenarioSettings(fixtures, model);
+  await writeSettings(options, { ...settings, sites: settings.sites?.map((site) => ({ ...site, enabled: false })) });
+  await waitForSitesOn(options, []);
+  await waitForRegisteredContentScripts(options, (scripts) => !scripts.some((script) => coversOrigin(script, fixtures.origins.primary)), {
+    description: 'the page hook to be unregistered',
+  });
+  try {
+    model.reset();
+    model.script(() => ({ content: 'Straight from the model.' }));
+    const turn = await sendFixtureMessage(page, 'Hello');
+    expect(turn).toMatchObject({ status: 'done', reply: 'Straight from the model.' });
+    expect(model.requests.map((request) => request.toolNames)).toEqual([[]]);
+    expect((await readRunStore(options)).runs.length).toBe(before);
+  } finally {
+    await page.close();
+    await switchOnPrimarySite(options, fixtures, model);
+    await waitForSitesOn(options, [fixtures.origins.primary]);
+  }
+}
+
+/** Waits until the background's `sitesOn` list (what the bridge reads) is `expected`. */
+async function waitForSitesOn(options: EvaluatingHandle, expected: string[]): Promise<void> {
+  await waitUntil(async () => JSON.stringify(await readStorage(options, 'sitesOn')) === JSON.stringify(expected), {
+    description: `the background to list ${expected.join(', ') || 'no site'} as on`,
+  });
 }

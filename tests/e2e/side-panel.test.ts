@@ -72,7 +72,8 @@ describe('Chromium: the side panel', () => {
     // No reload: the run arrived over the panel's Port from the journal.
     const taskRows = panel.locator('.task-row');
     await panel.waitForFunction(() => document.querySelectorAll('.task-row[data-status="completed"]').length === 2, undefined, { timeout: 20_000 });
-    expect(await panel.locator('.run-view .run-head .status-badge').textContent()).toBe('Completed');
+    // The run's own end event may come after its tasks': wait for it rather than read the badge once.
+    await panel.waitForFunction(() => document.querySelector('.run-view .run-head .status-badge')?.textContent === 'Completed', undefined, { timeout: 20_000 });
     expect(await taskRows.locator('.task-agent').allTextContents()).toEqual(defaultDelegations.map((delegation) => delegation.agentId));
     expect(await taskRows.locator('.task-title').allTextContents()).toEqual(defaultDelegations.map((delegation) => delegation.title));
     expect(await panel.getByRole('button', { name: /^Cancel/ }).count()).toBe(0);

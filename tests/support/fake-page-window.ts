@@ -13,9 +13,15 @@ export class FakePageWindow extends EventTarget {
     this.location = { href, origin: new URL(href).origin };
   }
 
+  /** The page's own `postMessage`: the event's `source` is this window and its `origin` the page's. */
   postMessage(data: unknown, _targetOrigin: string, transfer: MessagePort[] = []): void {
+    this.deliverMessage({ data, ports: transfer, source: this, origin: this.location.origin });
+  }
+
+  /** A message from someone else: a frame inside the page or a window that opened it. */
+  deliverMessage(message: { data: unknown; ports?: MessagePort[]; source: unknown; origin: string }): void {
     setTimeout(() => {
-      const event = Object.assign(new Event('message'), { data, ports: transfer });
+      const event = Object.assign(new Event('message'), { ports: [], ...message });
       this.dispatchEvent(event);
     }, 0);
   }

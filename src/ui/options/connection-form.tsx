@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { keyForEditedConnection } from '../../settings/key-binding';
 import { connectionSchema, toolProtocolSchema, type Connection, type Settings } from '../../settings/schema';
 import { issuesFromZod } from '../../settings/settings-errors';
 import { t } from '../ui-text';
@@ -77,7 +78,14 @@ export function ConnectionForm({ state, connection, onDone }: ConnectionFormProp
       setErrors({ baseURL: t('options_connection_permission_refused', origin) });
       return;
     }
-    if (await state.saveSettings(withConnection(settings, parsed, connection?.id), t('options_saved'))) onDone?.();
+    // A key stays with the origin it was saved for: moved elsewhere without a new key, it is dropped.
+    const key = keyForEditedConnection(connection, parsed);
+    const saved = { ...parsed, apiKey: key.apiKey };
+    const doneText = key.dropped ? t('options_connection_key_dropped', origin ?? parsed.baseURL) : t('options_saved');
+    if (await state.saveSettings(withConnection(settings, saved, connection?.id), doneText)) {
+      if (key.dropped) setDraft({ ...draft, apiKey: '' });
+      onDone?.();
+    }
   }
 
   async function test() {

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { exportSettings, importProfile, importSettings } from '../../settings/import-export';
+import { originOfBaseUrl } from '../../settings/key-binding';
 import type { SettingsIssue } from '../../settings/settings-errors';
 import { t } from '../ui-text';
 import type { OptionsState } from './options-state';
@@ -19,7 +20,14 @@ export function ImportExportSection({ state }: { state: OptionsState }) {
     const result = importSettings(text, current);
     if (!result.ok) return setErrors(result.errors);
     setErrors([]);
-    if (await state.saveSettings(result.settings, t('options_import_done'))) setText('');
+    // As saving a connection does: background model calls need access to each endpoint's origin.
+    const origins = [...new Set(result.settings.connections.flatMap((connection) => originOfBaseUrl(connection.baseURL) ?? []))];
+    if (origins.length > 0 && !(await state.dependencies.requestOriginPermission(...origins))) {
+      state.status.value = { kind: 'error', text: t('options_import_permission_refused', origins.join(', ')) };
+      return;
+    }
+    const doneText = result.keysDropped ? t('options_import_keys_dropped', result.keysDropped.join(', ')) : t('options_import_done');
+    if (await state.saveSettings(result.settings, doneText)) setText('');
   }
   async function importOneProfile() {
     const current = state.settings.value;

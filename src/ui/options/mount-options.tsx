@@ -16,8 +16,10 @@ export function mountOptions(container: HTMLElement): void {
     load: loadSettingsWithErrors,
     save: saveSettings,
     onChanged: (listener) => onSettingsChanged((settings) => listener(settings)),
-    requestOriginPermission: (origin) =>
-      isUpFrontOrigin(origin) ? Promise.resolve(true) : browser.permissions.request({ origins: [originMatchPattern(origin, currentBrowserName())] }),
+    requestOriginPermission: (...origins) => {
+      const asked = origins.filter((origin) => !isUpFrontOrigin(origin)).map((origin) => originMatchPattern(origin, currentBrowserName()));
+      return asked.length === 0 ? Promise.resolve(true) : browser.permissions.request({ origins: asked });
+    },
     switchSite: async (origin, enabled) => {
       const outcome = await switchSite(origin, enabled);
       return outcome.status === 'permission-refused' ? { ok: false, message: outcome.message } : { ok: true };

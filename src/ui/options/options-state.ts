@@ -8,8 +8,8 @@ export interface OptionsDependencies {
   /** Validates and stores the whole document; rejects naming the bad fields. */
   save(settings: Settings): Promise<Settings>;
   onChanged(listener: (settings: Settings) => void): () => void;
-  /** Asks for host permission for an origin; true when granted or not needed. Call straight from a click. */
-  requestOriginPermission(origin: string): Promise<boolean>;
+  /** Asks for host permission for these origins at once; true when granted or not needed. Call straight from a click. */
+  requestOriginPermission(...origins: string[]): Promise<boolean>;
   /** Switches a site (asking permission where needed). */
   switchSite(origin: string, enabled: boolean): Promise<{ ok: true } | { ok: false; message: string }>;
   fetch: typeof fetch;

@@ -145,7 +145,8 @@ describe('createModelClient against the scripted server', () => {
 
     expect(error).toBeInstanceOf(ProviderError);
     expect(error).toMatchObject({ code: 'provider-server-error', status: 500, fault: 'provider' });
-    expect((error as ProviderError).message).toContain(`The model endpoint at ${server.baseURL}`);
+    expect((error as ProviderError).message).toContain("The model endpoint of connection 'local' · scripted-model");
+    expect((error as ProviderError).message).not.toContain(new URL(server.baseURL).host);
     expect((error as ProviderError).message).toContain('500 Internal Server Error (after 3 tries)');
     expect((error as ProviderError).message).toContain('The backend fell over.');
     expect(server.requests).toHaveLength(3);

@@ -205,6 +205,16 @@ describe('a chat turn from the page', () => {
     expect(answered.find(isRoot)?.headers['x-csrf-token']).toBe('page-token');
   });
 
+  test('a host-call reply over 1 MB reaches the run intact through the page hook and the bridge', async () => {
+    const long = `${'The lighthouse keeper remembers. '.repeat(45_000)}End.`;
+    server.queue(isRoot, { content: long });
+
+    const completion = await pageClient().chat.completions.create({ model: 'scripted-model', messages: chat, stream: false });
+
+    expect(long.length).toBeGreaterThan(1_400_000);
+    expect(completion.choices[0]?.message.content).toBe(long);
+  });
+
   test("the page's other requests pass through untouched", async () => {
     const models = await pageClient().models.list();
     expect(models.data.map((model) => model.id)).toEqual(['scripted-model']);
@@ -216,6 +226,39 @@ describe('a chat turn from the page', () => {
     const call = pageClient().chat.completions.create({ model: 'scripted-model', messages: chat, stream: false });
     await expect(call).rejects.toMatchObject({ status: 502, message: expect.stringContaining('answered 401') });
     await expect(call).rejects.toMatchObject({ message: expect.stringContaining('check the API key and model set in the page itself') });
+  });
+
+  test('provider errors quoting addresses and keys reach the root and the page naming the connection by label only', async () => {
+    const address = server.baseURL;
+    const host = new URL(address).host;
+    server.queue(
+      isRoot,
+      { toolCalls: [delegate('scene-critic', 'Critique the duel')] },
+      { toolCalls: [{ name: 'agent_await', arguments: {} }] },
+      { fault: 'status', status: 400, message: `Bad request to ${address}/chat/completions?session=run-42 from ${host}` },
+    );
+    server.script((request) =>
+      isCritic(request) ? { fault: 'status', status: 401, message: `Key sk-local is not valid for ${address}/chat/completions (connection local)` } : undefined,
+    );
+
+    const call = pageClient().chat.completions.create({ model: 'scripted-model', messages: chat, stream: false });
+    const pageError = await call.then(
+      () => '',
+      (error: unknown) => String((error as Error).message),
+    );
+
+    // The root read the failed capsule in its await result, through the page (a host call).
+    const rootRead = server.requests.filter(isRoot)[2]?.allText ?? '';
+    expect(rootRead).toContain('scene-critic — failed');
+    expect(rootRead).toContain('401');
+    expect(pageError).toContain('400');
+    for (const [reader, text] of [['the root', rootRead], ['the page', pageError]] as const) {
+      expect(text, reader).not.toContain(host);
+      expect(text, reader).not.toContain('127.0.0.1');
+      expect(text, reader).not.toContain('sk-local');
+      expect(text, reader).not.toContain("connection 'local'");
+    }
+    expect(rootRead).toContain('a connection without a label');
   });
 
   test('the page aborting its fetch cancels the run and its children', async () => {

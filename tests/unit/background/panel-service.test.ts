@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { browser } from 'wxt/browser';
 import { installPanelService } from '../../../src/background/panel-service';
 import type { BackgroundToPanel } from '../../../src/messaging/panel-messages';
 import { openRunStore } from '../../../src/store/idb-run-store';
@@ -132,5 +133,38 @@ describe('installPanelService', () => {
 
     expect(cancelledRuns).toEqual([]);
     expect(fromPage.received).toEqual([]);
+  });
+});
+
+describe('installPanelService with the real trust check', () => {
+  it('serves the extension’s own pages only: a content script’s Port carrying a page URL gets nothing and cancels nothing', async () => {
+    const store = await openRunStore({ name: uniqueDatabaseName() });
+    const cancelledRuns: string[] = [];
+    const connections = createConnectionSource();
+    const stop = installPanelService({ store, cancelRun: (runId) => void cancelledRuns.push(runId), cancelTask: () => undefined, connections, announce: async () => undefined });
+    try {
+      const fromPage = createFakePanelPort({ url: `${SITE}/chat` });
+      const lookalike = createFakePanelPort({ url: `${SITE}/${browser.runtime.getURL('/sidepanel.html')}` });
+      const panel = createFakePanelPort({ url: browser.runtime.getURL('/sidepanel.html') });
+      for (const port of [fromPage, lookalike, panel]) {
+        connections.connect(port);
+        port.send({ type: 'subscribe-run', runId: 'run-a' });
+      }
+      fromPage.send({ type: 'cancel-run', runId: 'run-a' });
+      lookalike.send({ type: 'cancel-run', runId: 'run-a' });
+
+      await store.appendJournal({ runId: 'run-a', type: 'run-start' });
+      await settle();
+
+      expect(journalTypes(fromPage.received)).toEqual([]);
+      expect(journalTypes(lookalike.received)).toEqual([]);
+      expect(journalTypes(panel.received)).toEqual(['run-a:run-start']);
+      expect(cancelledRuns).toEqual([]);
+      panel.send({ type: 'cancel-run', runId: 'run-a' });
+      expect(cancelledRuns).toEqual(['run-a']);
+    } finally {
+      stop();
+      store.close();
+    }
   });
 });

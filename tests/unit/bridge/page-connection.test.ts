@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { servePagePort } from '../../../src/bridge/page-connection';
+import { acceptPageHookPorts, MAX_RUNS_PER_PORT, servePagePort } from '../../../src/bridge/page-connection';
+import { PAGE_HOOK_CONNECT } from '../../../src/messaging/page-channel-names';
+import { FakePageWindow } from '../../support/fake-page-window';
 import type { BridgeToPageMessage } from '../../../src/messaging/page-messages';
 import { PAGE_MESSAGE_MAX_CHARS } from '../../../src/messaging/page-messages';
 import { eventually, FakeBackground } from '../../support/fake-run-port';
@@ -34,17 +36,38 @@ const runStart = {
 describe('the bridge', () => {
   test('drops malformed and oversized messages from the page and opens no run for them', async () => {
     const { background, toPage, fromPage } = setUp();
+    // Each with its own request id: a wrongly accepted one would open a run of its own.
     fromPage('not json');
-    fromPage({ type: 'settings-read' });
-    fromPage({ ...runStart, extra: 'field' });
-    fromPage({ ...runStart, adapter: 'evil' });
+    fromPage({ type: 'settings-read', requestId: 'm1' });
+    fromPage({ ...runStart, requestId: 'm2', extra: 'field' });
+    fromPage({ ...runStart, requestId: 'm3', adapter: 'evil' });
     fromPage({ ...runStart, requestId: 'x'.repeat(65) });
-    fromPage(JSON.stringify({ ...runStart, body: { messages: [], padding: 'x'.repeat(PAGE_MESSAGE_MAX_CHARS) } }));
+    fromPage(JSON.stringify({ type: 'host-call-chunk', requestId: 'm4', callId: 'c', text: 'x'.repeat(PAGE_MESSAGE_MAX_CHARS) }));
+    fromPage({ ...runStart, requestId: 'm5', body: 'not an object' });
     fromPage({ type: 'run-abort', requestId: 'unknown' });
     fromPage(runStart);
     await eventually(() => expect(background.ports.length).toBe(1));
     expect(background.last.posted).toEqual([{ type: 'run-start', adapter: 'openai-chat', body: runStart.body }]);
     expect(toPage).toEqual([{ type: 'connected' }]);
+  });
+
+  test(`one page port carries at most ${MAX_RUNS_PER_PORT} runs at once; the next is ignored`, async () => {
+    const { background, fromPage } = setUp();
+    for (let index = 1; index <= MAX_RUNS_PER_PORT + 1; index += 1) fromPage({ ...runStart, requestId: `r${index}` });
+    await eventually(() => expect(background.ports.length).toBe(MAX_RUNS_PER_PORT));
+    // The first run ends; now there is room again.
+    background.ports[0]!.answer({ type: 'run-reply', reply: 'Done.' });
+    fromPage({ ...runStart, requestId: 'r-after' });
+    await eventually(() => expect(background.ports.length).toBe(MAX_RUNS_PER_PORT + 1));
+  });
+
+  test('a chat turn too large to read is not dropped: the background is told, and its pass-through reaches the page', async () => {
+    const { background, toPage, fromPage } = setUp();
+    fromPage(JSON.stringify({ ...runStart, requestId: 'big', body: { messages: [{ role: 'user', content: 'x'.repeat(PAGE_MESSAGE_MAX_CHARS) }] } }));
+    await eventually(() => expect(background.ports.length).toBe(1));
+    expect(background.last.posted).toEqual([{ type: 'run-over-limit', limit: 'snapshot-size' }]);
+    background.last.answer({ type: 'pass-through' });
+    await eventually(() => expect(toPage).toContainEqual({ type: 'pass-through', requestId: 'big' }));
   });
 
   test('while the site is off a chat turn goes back to the page untouched', async () => {
@@ -132,5 +155,56 @@ describe('the bridge', () => {
     fromPage({ type: 'host-call-chunk', requestId: 'r1', callId: 'call-1', text: 'after the end' });
     await eventually(() => expect(background.last.posted).toContainEqual({ type: 'host-call-end', callId: 'call-1' }));
     expect(background.last.posted.map((message) => message.type)).toEqual(['run-start', 'host-call-start', 'host-call-end']);
+  });
+});
+
+describe('who may connect to the bridge', () => {
+  /** A page whose bridge records the ports it serves; `offer` posts a connect message with a fresh port. */
+  function page() {
+    const window = new FakePageWindow(globalThis.fetch);
+    const served: MessagePort[] = [];
+    acceptPageHookPorts(window as unknown as Window, (port) => served.push(port));
+    const offer = (from: { source: unknown; origin: string }) => {
+      const channel = new MessageChannel();
+      channels.push(channel);
+      window.deliverMessage({ data: PAGE_HOOK_CONNECT, ports: [channel.port2], ...from });
+      return channel.port2;
+    };
+    /** Resolves once every message posted before it was delivered (they arrive in order). */
+    const delivered = () =>
+      new Promise<void>((resolve) => {
+        const marker = {};
+        const listener = (event: Event) => {
+          if ((event as MessageEvent).data !== marker) return;
+          window.removeEventListener('message', listener);
+          resolve();
+        };
+        window.addEventListener('message', listener);
+        window.deliverMessage({ data: marker, source: window, origin: window.location.origin });
+      });
+    return { window, served, offer, delivered };
+  }
+
+  test('frames, sandboxed frames, openers and other origins get nothing and use up no slot', async () => {
+    const { window, served, offer, delivered } = page();
+    const frame = {};
+    offer({ source: frame, origin: 'http://127.0.0.2:8000' });
+    offer({ source: frame, origin: 'null' });
+    offer({ source: {}, origin: 'http://127.0.0.1:8000' });
+    // Its own window, but another port of the same host (Firefox registers on every port).
+    offer({ source: window, origin: 'http://127.0.0.1:9999' });
+    await delivered();
+    expect(served).toEqual([]);
+
+    const own = offer({ source: window, origin: window.location.origin });
+    await eventually(() => expect(served).toEqual([own]));
+  });
+
+  test('the page hook connects once per document: a second port is ignored', async () => {
+    const { window, served, offer, delivered } = page();
+    const first = offer({ source: window, origin: window.location.origin });
+    offer({ source: window, origin: window.location.origin });
+    await delivered();
+    expect(served).toEqual([first]);
   });
 });

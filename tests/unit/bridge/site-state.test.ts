@@ -6,31 +6,26 @@ import { watchSiteEnabled } from '../../../src/bridge/site-state';
 beforeEach(() => fakeBrowser.reset());
 
 const origin = 'http://127.0.0.1:8000';
-const settings = (siteEnabled: boolean, globalEnabled = true) => ({
-  version: 1,
-  enabled: globalEnabled,
-  sites: [{ origin, enabled: siteEnabled }],
-});
 
-test('the site is on only when it is enabled and the global switch is on', async () => {
-  await browser.storage.local.set({ settings: settings(true) });
-  const site = watchSiteEnabled(browser.storage, origin);
-  expect(await site.isOn()).toBe(true);
+test('the site is on only when its exact origin is in the background’s list', async () => {
+  await browser.storage.local.set({ sitesOn: [origin] });
+  expect(await watchSiteEnabled(browser.storage, origin).isOn()).toBe(true);
+  // Firefox registers the bridge on every port of a host: another port is another site.
   expect(await watchSiteEnabled(browser.storage, 'http://127.0.0.1:9999').isOn()).toBe(false);
+  expect(await watchSiteEnabled(browser.storage, 'https://127.0.0.1:8000').isOn()).toBe(false);
 });
 
-test('switching the site or Retinue off takes effect without a reload', async () => {
-  await browser.storage.local.set({ settings: settings(true) });
+test('switching the site off takes effect without a reload', async () => {
+  await browser.storage.local.set({ sitesOn: [origin] });
   const site = watchSiteEnabled(browser.storage, origin);
   expect(await site.isOn()).toBe(true);
-  await browser.storage.local.set({ settings: settings(false) });
-  expect(await site.isOn()).toBe(false);
-  await browser.storage.local.set({ settings: settings(true, false) });
+  await browser.storage.local.set({ sitesOn: [] });
   expect(await site.isOn()).toBe(false);
 });
 
-test('no settings, or an invalid document, means off', async () => {
+test('the settings document alone does not switch the bridge on: it reads its own key only', async () => {
+  await browser.storage.local.set({ settings: { version: 1, enabled: true, sites: [{ origin, enabled: true }] } });
   expect(await watchSiteEnabled(browser.storage, origin).isOn()).toBe(false);
-  await browser.storage.local.set({ settings: { version: 99 } });
+  await browser.storage.local.set({ sitesOn: 'http://127.0.0.1:8000' });
   expect(await watchSiteEnabled(browser.storage, origin).isOn()).toBe(false);
 });

@@ -97,6 +97,35 @@ describe('the background keeps registrations and badges in line with the setting
     await vi.waitFor(() => expect(fake.registered.size).toBe(0));
   });
 
+  test('switching a second site on re-registers the page hook and the bridge for both origins', async () => {
+    const fake = installFakeScriptingAndPermissions();
+    await saveSettings({ version: 1, sites: [{ origin: 'http://127.0.0.1:8000' }] });
+    controls = installSiteControls();
+    await controls.refresh();
+    expect(fake.registered.get('retinue-page-hook')?.matches).toEqual(['http://127.0.0.1:8000/*']);
+
+    await switchSite('http://localhost:7000/chat', true, { browserName: 'chrome' });
+
+    const both = ['http://127.0.0.1:8000/*', 'http://localhost:7000/*'];
+    await vi.waitFor(() => expect(fake.registered.get('retinue-page-hook')?.matches).toEqual(both));
+    expect(fake.registered.get('retinue-bridge')?.matches).toEqual(both);
+  });
+
+  test('the bridge’s own storage key lists the origins that are on, and nothing of the settings document', async () => {
+    installFakeScriptingAndPermissions();
+    await saveSettings({
+      version: 1,
+      connections: [{ id: 'local', baseURL: 'http://127.0.0.1:9000/v1', apiKey: 'sk-secret', defaultModel: 'm' }],
+      sites: [{ origin: 'http://127.0.0.1:8000' }, { origin: 'http://localhost:7000', enabled: false }],
+    });
+    controls = installSiteControls();
+    await controls.refresh();
+    expect((await fakeBrowser.storage.local.get('sitesOn')).sitesOn).toEqual(['http://127.0.0.1:8000']);
+
+    await saveSettings({ version: 1, enabled: false, sites: [{ origin: 'http://127.0.0.1:8000' }] });
+    await vi.waitFor(async () => expect((await fakeBrowser.storage.local.get('sitesOn')).sitesOn).toEqual([]));
+  });
+
   test('the toolbar button switches the tab’s site on and off, with an ON badge on that tab only', async () => {
     installFakeScriptingAndPermissions();
     const chatTab = await fakeBrowser.tabs.create({ url: 'http://127.0.0.1:8000/' });

@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import { describe, expect, test } from 'vitest';
-import { createPageRelayedFetch, type HostCallRequestMessage } from '../../../src/hosts/page-relayed-fetch';
+import { createPageRelayedFetch, HOST_CALL_REPLY_MAX_CHARS, type HostCallRequestMessage } from '../../../src/hosts/page-relayed-fetch';
 import { createModelClient } from '../../../src/model/create-model-client';
 import type { ModelCallRetry } from '../../../src/model/model-client';
 
@@ -87,5 +87,31 @@ describe('the page-relayed fetch', () => {
     const call = relay.fetch('http://page.invalid/v1/chat/completions', { method: 'POST', body: '{"messages":[]}' });
     relay.failAll('The page closed.');
     await expect(call).rejects.toThrow('The page closed.');
+  });
+});
+
+describe('the size of a host call reply', () => {
+  test(`a reply over ${HOST_CALL_REPLY_MAX_CHARS} characters fails the call and stops it in the page`, async () => {
+    const piece = 'x'.repeat(1_000_000);
+    const over = Math.ceil(HOST_CALL_REPLY_MAX_CHARS / piece.length) + 1;
+    const { client, sent } = relayWithPage(() => ({ status: 200, contentType: 'text/event-stream', chunks: Array.from({ length: over }, () => piece) }));
+
+    const call = client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'Hi' }], stream: true }).then(async (stream) => {
+      for await (const _chunk of stream) void _chunk;
+    });
+
+    await expect(call).rejects.toThrow(/limit for one reply/);
+    expect(sent.map((message) => message.type)).toEqual(['host-call', 'host-call-abort']);
+  });
+
+  test('a reply of several megabytes in many chunks reaches the caller intact', async () => {
+    const content = 'y'.repeat(3_000_000);
+    const body = JSON.stringify({ id: 'x', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }] });
+    const chunks = Array.from({ length: Math.ceil(body.length / 256_000) }, (_, index) => body.slice(index * 256_000, (index + 1) * 256_000));
+    const { client } = relayWithPage(() => ({ status: 200, contentType: 'application/json', chunks }));
+
+    const completion = await client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'Hi' }] });
+
+    expect(completion.choices[0]?.message.content).toBe(content);
   });
 });

@@ -17,7 +17,8 @@ describe('provider errors', () => {
 
     for (const [error, code, words] of cases) {
       expect(error.code).toBe(code);
-      expect(error.message).toContain(`The model endpoint at http://127.0.0.1:8080/v1 (connection 'local' · qwen3-8b)`);
+      expect(error.message).toContain(`The model endpoint of connection 'local' · qwen3-8b`);
+      expect(error.message).not.toContain('127.0.0.1');
       expect(error.message).toContain(words);
     }
   });
@@ -28,5 +29,19 @@ describe('provider errors', () => {
     expect(actual.message).toContain('Incorrect API key provided: [api key]');
     expect(actual.message).not.toContain('sk-very-secret');
     expect(actual.status).toBe(401);
+  });
+
+  test('addresses the provider or the network error quote are removed: the endpoint is named by its label only', () => {
+    const keyed: ModelTarget = { ...target, baseURL: 'https://api.example.com/v1?token=abc' };
+    const cases = [
+      providerErrorFor(keyed, status(404, 'No route for https://api.example.com/v1/chat/completions?token=abc'), 1),
+      providerErrorFor(keyed, { kind: 'network', retryable: true, detail: 'getaddrinfo ENOTFOUND api.example.com' }, 2),
+      providerErrorFor(keyed, { kind: 'protocol', retryable: false, detail: 'HTML from http://10.0.0.5:8080/login' }, 1),
+    ];
+    for (const error of cases) {
+      expect(error.message).toContain("The model endpoint of connection 'local' · qwen3-8b");
+      expect(error.message).not.toMatch(/api\.example\.com|token=abc|10\.0\.0\.5/);
+      expect(error.message).toContain('[address]');
+    }
   });
 });

@@ -41,3 +41,13 @@ test('sampling comes from the snapshot, with the profile overriding what it sets
   expect(samplingFor(snapshot, tuned)).toEqual({ temperature: 0.2, top_p: 0.8, max_tokens: 300, stop: ['\n\n'] });
   expect(samplingFor({ messages: snapshot.messages }, root)).toEqual({});
 });
+
+test("the page's max_tokens applies to host-bound calls only, never to a keyed connection", () => {
+  const snapshot: PromptSnapshot = { messages: [{ role: 'user', content: 'Hi' }], temperature: 0.9, max_tokens: 1_000_000 };
+  const onConnection = { ...root, model: { binding: 'connection' as const, connectionId: 'cloud' } };
+  const tunedConnection = { ...root, model: { binding: 'connection' as const, connectionId: 'cloud', sampling: { max_tokens: 400 } } };
+
+  expect(samplingFor(snapshot, root)).toEqual({ temperature: 0.9, max_tokens: 1_000_000 });
+  expect(samplingFor(snapshot, onConnection)).toEqual({ temperature: 0.9 });
+  expect(samplingFor(snapshot, tunedConnection)).toEqual({ temperature: 0.9, max_tokens: 400 });
+});

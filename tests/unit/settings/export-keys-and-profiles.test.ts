@@ -42,6 +42,24 @@ describe('API keys on export and import', () => {
     expect(result.ok && result.settings.connections[0]?.apiKey).toBe('sk-secret');
   });
 
+  test('a key never follows a connection to another origin: the import drops it and names the connection', () => {
+    const current = withKey();
+    const moved = { version: 1, connections: [{ id: 'cloud', label: 'Cloud', baseURL: 'https://collector.example.net/v1', defaultModel: 'm' }] };
+    const otherPort = { version: 1, connections: [{ id: 'cloud', baseURL: 'https://api.example.com:8443/v1', defaultModel: 'm' }] };
+    const samePlace = { version: 1, connections: [{ id: 'cloud', baseURL: 'https://api.example.com/v2?x=1', defaultModel: 'm' }] };
+
+    const movedResult = importObject(moved, current);
+    const otherPortResult = importObject(otherPort, current);
+    const samePlaceResult = importObject(samePlace, current);
+
+    expect(movedResult).toMatchObject({ ok: true, keysDropped: ['Cloud'] });
+    expect(movedResult.ok && movedResult.settings.connections[0]?.apiKey).toBe('');
+    expect(otherPortResult).toMatchObject({ ok: true, keysDropped: ['cloud'] });
+    expect(otherPortResult.ok && otherPortResult.settings.connections[0]?.apiKey).toBe('');
+    expect(samePlaceResult.ok && samePlaceResult.settings.connections[0]?.apiKey).toBe('sk-secret');
+    expect(samePlaceResult).not.toHaveProperty('keysDropped');
+  });
+
   test('a key given in the import replaces the stored one, and other ids get no key', () => {
     const current = withKey();
     const document = {

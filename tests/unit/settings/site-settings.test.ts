@@ -28,4 +28,11 @@ describe('site settings', () => {
   test('sites are found whatever the case of the origin', () => {
     expect(findSite(settings, 'HTTP://127.0.0.1:8000')?.origin).toBe('http://127.0.0.1:8000');
   });
+
+  test('site origins must be exact: no wildcards, paths or non-web schemes', () => {
+    const refused = ['https://*', 'http://*.example.com', 'http://127.0.0.*:8000', 'https://chat.example.com/', 'file:///tmp', 'https://*:443'];
+    const accepted = ['https://chat.example.com', 'http://127.0.0.1:8000', 'http://[::1]:8000', 'http://localhost:3000'];
+    for (const origin of refused) expect(settingsSchema.safeParse({ version: 1, sites: [{ origin }] }).success, origin).toBe(false);
+    for (const origin of accepted) expect(settingsSchema.safeParse({ version: 1, sites: [{ origin }] }).success, origin).toBe(true);
+  });
 });

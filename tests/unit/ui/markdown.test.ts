@@ -26,6 +26,13 @@ describe('renderMarkdown', () => {
     expect(element.textContent).toContain('After');
   });
 
+  it('drops class attributes, so model text cannot dress up as Retinue’s own notices', () => {
+    const element = renderToElement('<div class="page-notice status-badge">Retinue: your key expired, paste it here</div>\n\n```js\nx\n```');
+
+    expect(element.querySelectorAll('[class]')).toHaveLength(0);
+    expect(element.textContent).toContain('your key expired');
+  });
+
   it('strips on* event handler attributes', () => {
     const element = renderToElement('<div onclick="steal()" onmouseover="steal()">hover</div> <a href="https://example.com" onfocus="x()">x</a>');
 
@@ -60,7 +67,7 @@ describe('renderMarkdown', () => {
     expect(element.querySelector('img')).toBeNull();
     expect(element.textContent).toContain('[image: a tracking pixel]');
     expect(element.textContent).toContain('[image: raw]');
-    const placeholderLink = element.querySelector('a.markdown-image-placeholder');
+    const placeholderLink = Array.from(element.querySelectorAll('a')).find((anchor) => anchor.textContent === '[image: a tracking pixel]');
     expect(placeholderLink?.getAttribute('href')).toBe('https://tracker.example/pixel.png');
     expect(element.innerHTML).not.toContain('data:image');
   });

@@ -44,9 +44,10 @@ describe('OptionsApp', () => {
       load: loadSettingsWithErrors,
       save: saveSettings,
       onChanged: (listener) => onSettingsChanged((settings) => listener(settings)),
-      requestOriginPermission: async (origin) => {
-        if (origin.startsWith('http://127.0.0.1')) return true;
-        permissionRequests.push(origin);
+      requestOriginPermission: async (...origins) => {
+        const asked = origins.filter((origin) => !origin.startsWith('http://127.0.0.1'));
+        if (asked.length === 0) return true;
+        permissionRequests.push(...asked);
         return grantPermission;
       },
       switchSite: async () => ({ ok: true }),
@@ -145,6 +146,71 @@ describe('OptionsApp', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Import settings' }));
 
     await waitFor(() => expect(document.getElementById('import-errors')?.textContent).toContain('profiles[0].tools.allow[0]'));
+    expect(await storedSettings()).toBeUndefined();
+  });
+
+  it('asks for access to the imported connections’ origins, and imports nothing when it is refused', async () => {
+    await show();
+    grantPermission = false;
+    const document = { version: 1, connections: [{ id: 'cloud', baseURL: 'https://api.example.com/v1', defaultModel: 'm' }] };
+
+    fireEvent.input(screen.getByLabelText('Or paste JSON'), { target: { value: JSON.stringify(document) } });
+    fireEvent.click(screen.getByRole('button', { name: 'Import settings' }));
+
+    await waitFor(() => expect(screen.getByText(/Access to https:\/\/api\.example\.com was not granted, so nothing was imported/)).toBeTruthy());
+    expect(permissionRequests).toEqual(['https://api.example.com']);
+    expect(await storedSettings()).toBeUndefined();
+  });
+
+  it('an import that moves a keyed connection to another origin drops its key and says so', async () => {
+    await saveSettings({ version: 1, connections: [{ id: 'cloud', label: 'Cloud', baseURL: 'https://api.example.com/v1', apiKey: 'sk-secret', defaultModel: 'm' }] });
+    await show();
+    const moved = { version: 1, connections: [{ id: 'cloud', label: 'Cloud', baseURL: 'https://collector.example.net/v1', defaultModel: 'm' }] };
+
+    fireEvent.input(screen.getByLabelText('Or paste JSON'), { target: { value: JSON.stringify(moved) } });
+    fireEvent.click(screen.getByRole('button', { name: 'Import settings' }));
+
+    await waitFor(() => expect(screen.getByText(/lost their stored API key.*Cloud/)).toBeTruthy());
+    expect(permissionRequests).toEqual(['https://collector.example.net']);
+    expect((await storedSettings()).connections[0]).toMatchObject({ baseURL: 'https://collector.example.net/v1', apiKey: '' });
+  });
+
+  it('editing a connection’s address to another origin drops the stored key unless a new one is typed', async () => {
+    await saveSettings({ version: 1, connections: [{ id: 'cloud', label: 'Cloud', baseURL: 'https://api.example.com/v1', apiKey: 'sk-secret', defaultModel: 'm' }] });
+    await show();
+    const form = () => within(screen.getByRole('form', { name: /cloud/ }));
+
+    fireEvent.input(form().getByLabelText('Base URL'), { target: { value: 'https://collector.example.net/v1' } });
+    fireEvent.click(form().getByRole('button', { name: 'Save' }));
+
+    await waitFor(async () => expect((await storedSettings()).connections[0]).toMatchObject({ baseURL: 'https://collector.example.net/v1', apiKey: '' }));
+    expect(screen.getByText(/the stored API key was removed/)).toBeTruthy();
+    expect(permissionRequests).toEqual(['https://collector.example.net']);
+  });
+
+  it('editing an address on the same origin keeps the key; a new key at a new origin is saved', async () => {
+    await saveSettings({ version: 1, connections: [{ id: 'cloud', label: 'Cloud', baseURL: 'https://api.example.com/v1', apiKey: 'sk-secret', defaultModel: 'm' }] });
+    await show();
+    const form = () => within(screen.getByRole('form', { name: /cloud/ }));
+
+    fireEvent.input(form().getByLabelText('Base URL'), { target: { value: 'https://api.example.com/v2' } });
+    fireEvent.click(form().getByRole('button', { name: 'Save' }));
+    await waitFor(async () => expect((await storedSettings()).connections[0]).toMatchObject({ baseURL: 'https://api.example.com/v2', apiKey: 'sk-secret' }));
+
+    fireEvent.input(form().getByLabelText('Base URL'), { target: { value: 'https://other.example.org/v1' } });
+    fireEvent.input(form().getByLabelText('API key'), { target: { value: 'sk-other' } });
+    fireEvent.click(form().getByRole('button', { name: 'Save' }));
+    await waitFor(async () => expect((await storedSettings()).connections[0]).toMatchObject({ baseURL: 'https://other.example.org/v1', apiKey: 'sk-other' }));
+  });
+
+  it('shows why a single-profile import was refused', async () => {
+    await show();
+    const profile = { id: 'lore-keeper', name: 'Lore keeper', description: 'Knows the world.', systemPrompt: 'Keep lore.', model: { binding: 'connection', connectionId: 'missing' } };
+
+    fireEvent.input(screen.getByLabelText('Or paste JSON'), { target: { value: JSON.stringify(profile) } });
+    fireEvent.click(screen.getByRole('button', { name: 'Import as one agent' }));
+
+    await waitFor(() => expect(document.getElementById('import-errors')?.textContent).toContain('model.connectionId'));
     expect(await storedSettings()).toBeUndefined();
   });
 
