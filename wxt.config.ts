@@ -1,5 +1,6 @@
 import preact from '@preact/preset-vite';
 import { defineConfig } from 'wxt';
+import { noLibraryInnerHtml } from './scripts/no-library-inner-html';
 import { CHROME_MANIFEST_KEY, GECKO_ID } from './src/extension/identity';
 
 /** Store builds (`npm run zip`) set RETINUE_STORE=1 and leave the fixed development key out. */
@@ -10,7 +11,7 @@ const outDir = process.env.RETINUE_OUT_DIR || '.output';
 export default defineConfig({
   outDir,
   modules: ['@wxt-dev/webextension-polyfill'],
-  vite: () => ({ plugins: [preact()] }),
+  vite: () => ({ plugins: [preact(), noLibraryInnerHtml()] }),
   manifest: ({ browser }) => ({
     name: '__MSG_extName__',
     description: '__MSG_extDescription__',
