@@ -142,15 +142,14 @@ export function renderMarkdown(source: string, options: RenderMarkdownOptions = 
   // A parsed document has no browsing context: nothing in it loads or runs while the images are swapped out.
   const parsed = new (view as Window & typeof globalThis).DOMParser().parseFromString(rawHtml, 'text/html');
   replaceImages(parsed.body);
+  // DOMPurify takes a fragment (a detached <body> would be a root it must remove, and refuses to).
+  let inert = parsed.createDocumentFragment();
+  inert.append(...Array.from(parsed.body.childNodes));
   const purifier = purifierFor(view);
-  let inert: DocumentFragment;
   if (purifier) {
-    inert = purifier.sanitize(parsed.body, {
+    inert = purifier.sanitize(inert, {
       ALLOWED_TAGS, ALLOWED_ATTR, ALLOWED_URI_REGEXP, ALLOW_DATA_ATTR: false, ALLOW_ARIA_ATTR: false, RETURN_DOM_FRAGMENT: true,
     });
-  } else {
-    inert = parsed.createDocumentFragment();
-    inert.append(...Array.from(parsed.body.childNodes));
   }
   // Checked while still in an inert document, then imported: the caller gets nodes of its window's document.
   enforceAllowList(inert);

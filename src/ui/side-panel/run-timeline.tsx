@@ -33,14 +33,16 @@ export function RunTimeline({ run, tasks, journal, now }: RunTimelineProps) {
           <span>0s</span>
           <span>{formatOffset(timeline.horizon - timeline.origin)}</span>
         </div>
-        <ul class="timeline-rows">
-          {timeline.bars.map((bar) => (
-            <TimelineRow key={bar.id} bar={bar} timeline={timeline} runId={run.id} />
-          ))}
-        </ul>
-        <div class="timeline-markers" aria-hidden="true">
-          {replyStart !== undefined && <span class="timeline-marker marker-reply-start" style={{ left: `${timelinePercent(timeline, replyStart)}%` }} />}
-          {replyEnd !== undefined && <span class="timeline-marker marker-reply-end" style={{ left: `${timelinePercent(timeline, replyEnd)}%` }} />}
+        <div class="timeline-body">
+          <ul class="timeline-rows">
+            {timeline.bars.map((bar) => (
+              <TimelineRow key={bar.id} bar={bar} timeline={timeline} runId={run.id} />
+            ))}
+          </ul>
+          <div class="timeline-markers" aria-hidden="true">
+            {replyStart !== undefined && <span class="timeline-marker marker-reply-start" style={{ left: `${timelinePercent(timeline, replyStart)}%` }} />}
+            {replyEnd !== undefined && <span class="timeline-marker marker-reply-end" style={{ left: `${timelinePercent(timeline, replyEnd)}%` }} />}
+          </div>
         </div>
       </div>
       {replyStart !== undefined && replyEnd !== undefined && (

@@ -62,7 +62,7 @@ function TimelineRowComponent({ bar, timeline, runId }: TimelineRowProps) {
   const left = bar.start === undefined ? queueEnd : timelinePercent(timeline, bar.start);
   const right = bar.start === undefined ? queueEnd : timelinePercent(timeline, bar.end ?? timeline.horizon);
   const status = t(statusWords[bar.status]);
-  const name = bar.depth === 0 ? t('sidepanel_timeline_root', bar.label) : bar.label;
+  const name = bar.depth === 0 && bar.label !== 'root' ? t('sidepanel_timeline_root', bar.label) : bar.label;
   return (
     <li class={`timeline-row${pinned ? ' is-pinned' : ''}${dismissed ? ' is-dismissed' : ''}`} data-bar-id={bar.id} data-status={bar.status} style={{ '--depth': bar.depth }}>
       <span class="timeline-label" title={bar.title}>
