@@ -76,6 +76,25 @@ describe('SidePanelApp', () => {
     await waitFor(() => expect(within(document.querySelector<HTMLElement>('[data-task-id="task-1"]')!).getByText('Partial')).toBeTruthy());
   });
 
+  it('reads the run’s journal for its cost line and timeline, and takes in new events as they are appended', async () => {
+    await store.putRun(buildRun({ id: 'run-1', status: 'running', createdAt: 1_000 }));
+    await store.appendJournal({ runId: 'run-1', time: 1_000, type: 'run-start', invocationId: 'run-1-root', data: { rootProfileId: 'writer' } });
+    await store.appendJournal({ runId: 'run-1', time: 1_100, type: 'model-call-start', invocationId: 'run-1-root', data: { round: 1, model: 'page model' } });
+    await store.appendJournal({ runId: 'run-1', time: 2_000, type: 'model-call-end', invocationId: 'run-1-root', data: { round: 1, ok: true, toolCalls: 1, usage: { rounds: 1, promptTokens: 800, completionTokens: 40, totalTokens: 840 } } });
+    await show();
+    expect(document.querySelector('.cost-total')!.textContent).toContain('1 model calls');
+    expect(document.querySelector('.timeline-row[data-bar-id="root"] .timeline-name')!.textContent).toBe('writer (root)');
+
+    await store.appendJournal({ runId: 'run-1', time: 3_000, type: 'model-call-start', invocationId: 'run-1-root', data: { round: 2, model: 'page model' } });
+    const ended = await store.appendJournal({ runId: 'run-1', time: 4_000, type: 'model-call-end', invocationId: 'run-1-root', data: { round: 2, ok: true, toolCalls: 0, usage: { rounds: 1, promptTokens: 900, completionTokens: 60, totalTokens: 960 } } });
+    connection.push(ended);
+    await state.settled();
+
+    await waitFor(() => expect(document.querySelector('.cost-total')!.textContent).toContain('2 model calls'));
+    expect(document.querySelector('.cost-total')!.textContent).toContain('1,700 tokens in, 100 out');
+    expect(state.journal.value.map((event) => event.seq)).toEqual([1, 2, 3, 4, 5]);
+  });
+
   it('adds a newly delegated task and switches to a new run of the site', async () => {
     await store.putRun(buildRun({ id: 'run-1', status: 'running', title: 'First turn' }));
     await show();
