@@ -52,6 +52,29 @@ async function axeViolations(page: Page): Promise<{ violations: AxeFinding[]; ra
   );
 }
 
+/** Presses Tab until the focus comes round again; each stop's name and focus outline (a switch's shows on its track). */
+async function tabThrough(page: Page): Promise<{ controls: number; reached: Array<{ name: string; outline: string }> }> {
+  const controls = await page.evaluate(() => {
+    const all = Array.from(document.querySelectorAll<HTMLElement>('button, input, select, textarea, a[href], summary, [tabindex]'));
+    return all.filter((element) => element.tabIndex >= 0 && !(element as HTMLButtonElement).disabled && element.getClientRects().length > 0).length;
+  });
+  const reached: Array<{ name: string; outline: string }> = [];
+  for (let step = 0; step < controls + 5; step += 1) {
+    await page.keyboard.press('Tab');
+    const focused = await page.evaluate(() => {
+      const element = document.activeElement as HTMLElement | null;
+      if (!element || element === document.body || element.dataset['tabVisited']) return undefined;
+      element.dataset['tabVisited'] = 'yes';
+      const ringHolder = element.matches('.switch-control input') ? (element.nextElementSibling ?? element) : element;
+      const style = getComputedStyle(ringHolder);
+      return { name: `${element.tagName} ${element.textContent?.trim().slice(0, 40) ?? ''}`, outline: `${style.outlineStyle} ${style.outlineWidth}` };
+    });
+    if (!focused) break;
+    reached.push(focused);
+  }
+  return { controls, reached };
+}
+
 beforeAll(async () => {
   scenario = await startChromiumScenario();
   const page = await scenario.browser.context.newPage();
@@ -106,30 +129,17 @@ describe('Chromium: accessibility of Retinue’s own pages', () => {
     await options.emulateMedia({ colorScheme: 'light' });
   });
 
-  test('every control of the side panel is reached with Tab and shows where the focus is', async () => {
+  test('every control of the side panel and the options page is reached with Tab and shows where the focus is', async () => {
     await panel.reload();
     await panel.waitForFunction(() => document.querySelectorAll('.timeline-bar').length === 3);
-    const controls = await panel.evaluate(() => {
-      const all = Array.from(document.querySelectorAll<HTMLElement>('button, input, select, textarea, a[href], summary, [tabindex]'));
-      return all.filter((element) => element.tabIndex >= 0 && !(element as HTMLButtonElement).disabled && element.getClientRects().length > 0).length;
-    });
-    const reached: Array<{ name: string; outline: string }> = [];
-    for (let step = 0; step < controls + 5; step += 1) {
-      await panel.keyboard.press('Tab');
-      const focused = await panel.evaluate(() => {
-        const element = document.activeElement as HTMLElement | null;
-        if (!element || element === document.body) return undefined;
-        if (!element.dataset['tabVisited']) element.dataset['tabVisited'] = String(Date.now());
-        else return { name: 'again', outline: '' };
-        const style = getComputedStyle(element.matches('input[role="switch"], .switch-control input') ? element.nextElementSibling ?? element : element);
-        return { name: `${element.tagName} ${element.textContent?.trim().slice(0, 40) ?? ''}`, outline: `${style.outlineStyle} ${style.outlineWidth}` };
-      });
-      if (!focused || focused.name === 'again') break;
-      reached.push(focused);
-    }
+    await scenario.options.reload();
+    await scenario.options.getByRole('heading', { name: 'Sites' }).waitFor();
 
-    expect(reached).toHaveLength(controls);
-    expect(reached.filter((entry) => entry.outline.startsWith('none') || entry.outline.endsWith(' 0px'))).toEqual([]);
+    for (const page of [panel, scenario.options]) {
+      const { controls, reached } = await tabThrough(page);
+      expect(reached).toHaveLength(controls);
+      expect(reached.filter((entry) => entry.outline.startsWith('none') || entry.outline.endsWith(' 0px'))).toEqual([]);
+    }
   });
 
   test('a timeline bar shows its details on keyboard focus; Escape hides them', async () => {
