@@ -1,4 +1,4 @@
-import { CancelledError, ConfigurationError } from '../errors';
+import { CancelledError, ConfigurationError, HostContractError, RetinueError } from '../errors';
 import type { HostNotice } from '../hosts/host-adapter';
 import { chooseHostAdapter } from '../hosts/host-adapters';
 import { createPageRelayedFetch, type PageRelayedFetch } from '../hosts/page-relayed-fetch';
@@ -11,7 +11,9 @@ import {
 import type { ConcurrencyLimiter } from '../model/concurrency-limiter';
 import type { ModelClientOptions } from '../model/create-model-client';
 import { createModelResolver } from '../model/model-resolver';
+import type { RunFallback } from '../records/run';
 import type { RunOutcome } from '../runtime/agent-runtime';
+import { fallbackForError, PageModelFallbackError } from '../runtime/fail-open';
 import type { Settings } from '../settings/schema';
 import { findSite, isSiteSwitchedOn, rootProfileIdFor } from '../settings/site-settings';
 import type { BackgroundContext } from './background-context';
@@ -66,6 +68,7 @@ export function serveRunPort(port: RunServicePort, dependencies: RunPortDependen
   const abort = new AbortController();
   let relay: PageRelayedFetch | undefined;
   let begun = false;
+  let runUnderway = false;
   let closed = false;
   const post = (message: BackgroundToBridgeMessage) => {
     if (closed) return;
@@ -89,7 +92,13 @@ export function serveRunPort(port: RunServicePort, dependencies: RunPortDependen
       if (begun) return;
       begun = true;
       relay = createPageRelayedFetch(post);
-      void begin(message, relay).catch((error: unknown) => answerFailure(pageAnswerForCrash(error)));
+      void begin(message, relay)
+        .catch((error: unknown) => {
+          runUnderway = false;
+          const fallback = fallbackForError(error instanceof RetinueError ? error : new HostContractError('unexpected-error', String(error)));
+          if (fallback) fallBackToPageModel(fallback);
+          else answerFailure(pageAnswerForCrash(error));
+        });
     } else if (message.type === 'run-abort') {
       abort.abort(new CancelledError('The page stopped the generation.'));
     } else if (message.type !== 'keep-alive') {
@@ -99,6 +108,23 @@ export function serveRunPort(port: RunServicePort, dependencies: RunPortDependen
 
   const answerFailure = ({ status, message }: { status: number; message: string }) => post({ type: 'run-failed', status, message });
 
+  /**
+   * Fail open (DESIGN.md §13): the page's original request goes, unmodified, to the page's own server
+   * and the side panel says why. A run under way ends `failed` with `fallback` set (its end then sends
+   * the page on); without one, a page notice keeps the reason.
+   *
+   * @example
+   * fallBackToPageModel({ code: 'limit-root-timeout', reason: 'The turn ran past the 10-minute limit.' });
+   */
+  function fallBackToPageModel(fallback: RunFallback): void {
+    if (runUnderway && !abort.signal.aborted) {
+      abort.abort(new PageModelFallbackError(fallback));
+      return;
+    }
+    dependencies.recordNotice(origin as string, { code: `fallback-${fallback.code}`, messageKey: 'page_notice_fallback', substitutions: [fallback.reason] });
+    post({ type: 'pass-through' });
+  }
+
   async function begin(message: RunBeginning, pageFetch: PageRelayedFetch): Promise<void> {
     const settings = await dependencies.context.getSettings();
     if (!isSiteSwitchedOn(settings, origin as string)) {
@@ -107,8 +133,10 @@ export function serveRunPort(port: RunServicePort, dependencies: RunPortDependen
     }
     const outcome =
       message.type === 'run-start' ? await startRun(message, settings, pageFetch) : await resumeRun(message.runId, settings, pageFetch);
+    runUnderway = false;
     if (!outcome || outcome.suspended) return;
     if (outcome.run.status === 'completed') post({ type: 'run-reply', reply: outcome.reply });
+    else if (outcome.run.fallback) post({ type: 'pass-through' });
     else answerFailure(pageAnswerForRun(outcome.run));
   }
 
@@ -132,6 +160,7 @@ export function serveRunPort(port: RunServicePort, dependencies: RunPortDependen
       return undefined;
     }
     const runtime = await dependencies.context.getRuntime();
+    runUnderway = true;
     return runtime.startRun({
       origin: origin as string,
       adapter: adapter.id,
@@ -162,6 +191,7 @@ export function serveRunPort(port: RunServicePort, dependencies: RunPortDependen
       const snapshot = snapshotFile ? (JSON.parse(snapshotFile.content) as PromptSnapshot) : { messages: [] };
       post({ type: 'run-accepted', runId });
       const runtime = await dependencies.context.getRuntime();
+      runUnderway = true;
       return await runtime.resumeRun(runId, {
         resolveModel: resolverFor(settings, snapshot, pageFetch),
         signal: abort.signal,

@@ -20,7 +20,8 @@ export interface ModelResolverOptions {
 }
 
 /**
- * Gives each profile's model binding a client: `host` → the host target; `connection` → that
+ * Gives each profile's model binding a client: `host` → the host target (with the profile's model
+ * instead of the page's when it names one); `connection` → that
  * connection's endpoint and key, with the profile's model or the connection's default. Clients are
  * reused per connection and model, and every client of one connection shares its `maxConcurrency`.
  * Throws a ConfigurationError for a connection id the settings do not have.
@@ -33,11 +34,13 @@ export function createModelResolver(options: ModelResolverOptions): ModelResolve
   const clients = new Map<string, ModelClient>();
   const limiters = options.connectionLimiters ?? new Map<string, ConcurrencyLimiter>();
 
-  function hostClient(): ModelClient {
-    const key = 'host';
+  /** The page's model, or another model of the page's source (same endpoint and session, no key). */
+  function hostClient(model: string | undefined): ModelClient {
+    const key = model ? `host:${model}` : 'host';
     let client = clients.get(key);
     if (!client) {
-      client = createModelClient(options.host, options.clientOptions);
+      const target = model ? { ...options.host, model, label: `${options.host.label} · ${model}` } : options.host;
+      client = createModelClient(target, options.clientOptions);
       clients.set(key, client);
     }
     return client;
@@ -76,5 +79,5 @@ export function createModelResolver(options: ModelResolverOptions): ModelResolve
   }
 
   return (profile) =>
-    profile.model.binding === 'host' ? hostClient() : connectionClient(profile, profile.model.connectionId, profile.model.model);
+    profile.model.binding === 'host' ? hostClient(profile.model.model) : connectionClient(profile, profile.model.connectionId, profile.model.model);
 }

@@ -25,13 +25,35 @@ export function readFetchArguments(input: RequestInfo | URL, init: RequestInit |
 }
 
 /**
- * The body text when it can be read: a string in `init`, or a Request's body (read from a clone, so the
- * original can still be sent). Undefined for bodies that are not text (FormData, Blob, streams).
+ * The body text when it can be read, as the server would receive it: a string, Blob, ArrayBuffer,
+ * typed array or DataView, or URLSearchParams in `init`, or a Request's body. A Request is read from a
+ * clone whatever its `.body` says (Firefox has no `Request.prototype.body`), so the original can still
+ * be sent. Undefined for bodies that cannot be read without being used up (streams) or are not text
+ * (FormData).
  */
 export function readBodyText(input: RequestInfo | URL, init: RequestInit | undefined): Promise<string | undefined> | string | undefined {
-  if (init && init.body !== undefined && init.body !== null) return typeof init.body === 'string' ? init.body : undefined;
-  if (input instanceof Request && input.body) return input.clone().text();
+  if (init && init.body !== undefined && init.body !== null) return readBodyInit(init.body);
+  if (input instanceof Request && !input.bodyUsed) return input.clone().text().catch(() => undefined);
   return undefined;
+}
+
+function readBodyInit(body: BodyInit): Promise<string | undefined> | string | undefined {
+  if (typeof body === 'string') return body;
+  if (body instanceof URLSearchParams) return searchParamsText(body);
+  if (body instanceof ArrayBuffer || ArrayBuffer.isView(body)) return new TextDecoder().decode(body);
+  if (body instanceof Blob) return body.text().catch(() => undefined);
+  return undefined;
+}
+
+/**
+ * URLSearchParams built from JSON text (`new URLSearchParams(json)`) hold it as one name without a
+ * value; anything else is read as the form text the server receives.
+ */
+function searchParamsText(params: URLSearchParams): string {
+  const entries = [...params.entries()];
+  const only = entries.length === 1 ? entries[0] : undefined;
+  if (only && only[1] === '' && only[0].trimStart().startsWith('{')) return only[0];
+  return params.toString();
 }
 
 /** Parses JSON text; undefined when it is not JSON. */

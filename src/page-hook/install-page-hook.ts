@@ -5,6 +5,7 @@ import type { BridgeToPageMessage } from '../messaging/page-messages';
 import { connectToBridge } from './bridge-channel';
 import { parseJson, readBodyText, readFetchArguments, type FetchArguments } from './fetch-arguments';
 import { performHostCall } from './host-call';
+import { continueStreamWith } from './page-response-continuation';
 
 /** How long a chat turn waits for the bridge before it goes to the page's server untouched. */
 const BRIDGE_WAIT_MS = 3_000;
@@ -13,8 +14,9 @@ const INSTALLED = Symbol.for('retinue.page-hook');
 interface TakenRequest {
   adapter: HostAdapterId;
   template: HostCallTemplate;
-  passThrough: () => void;
-  resolve: (response: Response) => void;
+  /** Sends the original request, unmodified, through the page's original fetch. */
+  passThrough: () => Promise<Response>;
+  resolve: (response: Response | Promise<Response>) => void;
   fail: (reason: unknown) => void;
   body?: ReadableStreamDefaultController<Uint8Array>;
   hostCalls: Map<string, AbortController>;
@@ -48,7 +50,9 @@ export function installPageHook(target: Window & typeof globalThis): void {
     switch (message.type) {
       case 'pass-through':
         finish(message.requestId);
-        entry.passThrough();
+        // A stream that already showed progress gets the page's own answer in the same body.
+        if (entry.body) void continueStreamWith(entry.body, entry.passThrough());
+        else entry.resolve(entry.passThrough());
         break;
       case 'response-start': {
         const body = new ReadableStream<Uint8Array>({ start: (controller) => void (entry.body = controller) });
@@ -92,7 +96,7 @@ export function installPageHook(target: Window & typeof globalThis): void {
         const entry: TakenRequest = {
           adapter,
           template: createHostCallTemplate(args.url, args.headers(), body),
-          passThrough: () => resolve(originalFetch(input, init)),
+          passThrough: () => originalFetch(input, init),
           resolve,
           fail: (reason) => {
             reject(reason);

@@ -1,6 +1,14 @@
 import { z } from 'zod';
 import { usageSchema } from './usage';
 
+/**
+ * Why the page got its own generation instead of the run's reply (DESIGN.md §13, fail open): a code
+ * (`tools-refused`, `context-too-long`, `empty-answer`, `cut-answer`, `retinue-error`, or a limit's
+ * code) and the reason in words.
+ */
+export const runFallbackSchema = z.object({ code: z.string().max(100), reason: z.string().max(2_000) });
+export type RunFallback = z.infer<typeof runFallbackSchema>;
+
 export const runStatusSchema = z.enum(['running', 'completed', 'failed', 'cancelled', 'interrupted']);
 export type RunStatus = z.infer<typeof runStatusSchema>;
 
@@ -18,6 +26,8 @@ export const agentRunSchema = z.object({
   endedAt: z.number().optional(),
   reply: z.string().optional(),
   error: z.object({ code: z.string(), message: z.string() }).optional(),
+  /** Set when the run failed in a way that sent the page's original request to its own model. */
+  fallback: runFallbackSchema.optional(),
   usage: usageSchema,
 });
 export type AgentRun = z.infer<typeof agentRunSchema>;

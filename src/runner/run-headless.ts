@@ -9,7 +9,8 @@ import type { AgentRuntime, AgentRuntimeOptions } from '../runtime/agent-runtime
 import { openRunStore } from '../store/idb-run-store';
 import type { RunStore } from '../store/run-store';
 import { parseRunnerArguments, RUNNER_USAGE, RunnerUsageError } from './runner-arguments';
-import { loadRunnerSettings, loadRunnerSnapshot } from './runner-inputs';
+import { addRunnerAgentFiles, loadRunnerSettings, loadRunnerSnapshot } from './runner-inputs';
+import { askForPlainAnswer } from './runner-fallback';
 import { collectRunnerReport, formatTaskTable } from './runner-report';
 
 /** Exit statuses of `retinue run`. */
@@ -35,7 +36,7 @@ export interface HeadlessRunnerEnvironment {
  * Runs one whole agent run in Node, as `npm run retinue -- run ...` does: the `--base-url` endpoint
  * stands in for the page's model (the `host` binding), profiles come from the settings file (or the
  * built-ins), the store lives in an in-memory IndexedDB. Resolves with the exit status: 0 when the
- * run completed, 1 when it failed or was cancelled (the reason on the error stream), 2 for bad
+ * run completed or failed open (the model's plain answer, `fallback` in `--json`), 1 when it failed or was cancelled (the reason on the error stream), 2 for bad
  * arguments.
  */
 export async function runHeadless(environment: HeadlessRunnerEnvironment): Promise<number> {
@@ -51,7 +52,12 @@ export async function runHeadless(environment: HeadlessRunnerEnvironment): Promi
       return RUNNER_EXIT.completed;
     }
     const runnerArguments = parsed.arguments;
-    const settings = await loadRunnerSettings(runnerArguments.settingsFile);
+    let settings = await loadRunnerSettings(runnerArguments.settingsFile);
+    if (runnerArguments.agentsDirectory !== undefined) {
+      const withAgents = await addRunnerAgentFiles(settings, runnerArguments.agentsDirectory);
+      settings = withAgents.settings;
+      withAgents.notes.forEach((note) => progress(note));
+    }
     const snapshot = await loadRunnerSnapshot(runnerArguments);
     prepared = { runnerArguments, settings, snapshot };
   } catch (error) {
@@ -88,16 +94,25 @@ export async function runHeadless(environment: HeadlessRunnerEnvironment): Promi
       onProgress: progress,
       ...(environment.signal ? { signal: environment.signal } : {}),
     });
-    const report = await collectRunnerReport(store, outcome.run, outcome.reply);
-    const completed = outcome.run.status === 'completed';
+    const fallback = outcome.run.fallback;
     progress(`run ${outcome.run.status}`);
+    let reply = outcome.reply;
+    if (fallback) {
+      // Fail open (§13): the model answers the snapshot without the retinue, as the page's own turn would.
+      progress(`Retinue could not do this run (${fallback.code}): ${fallback.reason}`);
+      progress('asking the model once without the retinue');
+      const { baseURL, apiKey, model } = runnerArguments;
+      reply = await askForPlainAnswer({ baseURL, apiKey, model, snapshot, ...(environment.signal ? { signal: environment.signal } : {}) });
+    }
+    const report = await collectRunnerReport(store, outcome.run, reply);
+    const answered = outcome.run.status === 'completed' || fallback !== undefined;
     if (runnerArguments.json) {
-      environment.writeOut(`${JSON.stringify(report, null, 2)}\n`);
+      environment.writeOut(`${JSON.stringify({ ...report, ...(fallback ? { fallback } : {}) }, null, 2)}\n`);
     } else {
-      if (completed) environment.writeOut(`${outcome.reply}\n\n`);
+      if (answered) environment.writeOut(`${reply}\n\n`);
       environment.writeOut(`${formatTaskTable(report, now())}\n`);
     }
-    if (completed) return RUNNER_EXIT.completed;
+    if (answered) return RUNNER_EXIT.completed;
     const reason = outcome.run.error ? `${outcome.run.error.message} (${outcome.run.error.code})` : 'no reason was recorded';
     environment.writeError(`retinue: the run ${outcome.run.status}: ${reason}\n`);
     return RUNNER_EXIT.failed;

@@ -4,6 +4,8 @@ export interface RunnerArguments {
   apiKey: string;
   model: string;
   settingsFile?: string;
+  /** A folder of Markdown agent files (`*.md`), added to the settings' profiles. */
+  agentsDirectory?: string;
   /** Exactly one of `prompt` and `snapshotFile` is set. */
   prompt?: string;
   snapshotFile?: string;
@@ -21,7 +23,7 @@ export class RunnerUsageError extends Error {
   }
 }
 
-export const RUNNER_USAGE = `Usage: npm run retinue -- run --base-url URL [--api-key KEY] --model MODEL [--settings FILE] (--prompt TEXT | --snapshot FILE) [--json]
+export const RUNNER_USAGE = `Usage: npm run retinue -- run --base-url URL [--api-key KEY] --model MODEL [--settings FILE] [--agents DIR] (--prompt TEXT | --snapshot FILE) [--json]
 
 Runs one whole agent run in Node: the model at --base-url stands in for the page's own model (the
 root and every profile bound to "host"); other profiles use the connections of the settings file.
@@ -30,13 +32,14 @@ root and every profile bound to "host"); other profiles use the connections of t
   --api-key KEY      its API key (default: none)
   --model MODEL      the model id to ask for at --base-url
   --settings FILE    a settings document (docs/settings.md); default: the built-in profiles
+  --agents DIR       Markdown agent files (*.md, the Claude Code sub-agent format) to add or override
   --prompt TEXT      the user's chat message
   --snapshot FILE    an OpenAI chat-completions request body (JSON) to use as the chat turn
   --json             print one JSON document (run, invocations, tasks, capsules, journal)
 
 Exit status: 0 the run completed, 1 it failed, 2 bad arguments.`;
 
-const VALUE_OPTIONS = { '--base-url': 'baseURL', '--api-key': 'apiKey', '--model': 'model', '--settings': 'settingsFile', '--prompt': 'prompt', '--snapshot': 'snapshotFile' } as const;
+const VALUE_OPTIONS = { '--base-url': 'baseURL', '--api-key': 'apiKey', '--model': 'model', '--settings': 'settingsFile', '--agents': 'agentsDirectory', '--prompt': 'prompt', '--snapshot': 'snapshotFile' } as const;
 type ValueOption = keyof typeof VALUE_OPTIONS;
 
 /**
@@ -89,6 +92,7 @@ export function parseRunnerArguments(argv: readonly string[]): ParsedCommandLine
       model: values.model,
       json,
       ...(values.settingsFile !== undefined ? { settingsFile: values.settingsFile } : {}),
+      ...(values.agentsDirectory !== undefined ? { agentsDirectory: values.agentsDirectory } : {}),
       ...(values.prompt !== undefined ? { prompt: values.prompt } : {}),
       ...(values.snapshotFile !== undefined ? { snapshotFile: values.snapshotFile } : {}),
     },

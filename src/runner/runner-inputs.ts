@@ -1,5 +1,7 @@
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { promptSnapshotSchema, SNAPSHOT_LIMITS, type PromptSnapshot } from '../hosts/prompt-snapshot';
+import { importAgentFiles } from '../settings/agent-markdown';
 import { importSettings } from '../settings/import-export';
 import { settingsSchema, SETTINGS_VERSION, type Settings } from '../settings/schema';
 import { describeSettingsIssues } from '../settings/settings-errors';
@@ -23,6 +25,27 @@ export async function loadRunnerSettings(settingsFile: string | undefined): Prom
     throw new RunnerUsageError(`The settings file '${settingsFile}' is not a valid settings document:\n${describeSettingsIssues(result.errors)}`);
   }
   return result.settings;
+}
+
+/**
+ * The settings with the agent files of `--agents` put in (each replaces the profile of its id or is
+ * added). Any file that does not import stops the runner, naming the file and line; notes (tool names
+ * Retinue lacks) are returned for the progress stream.
+ */
+export async function addRunnerAgentFiles(settings: Settings, directory: string): Promise<{ settings: Settings; notes: string[] }> {
+  let names: string[];
+  try {
+    names = (await readdir(directory)).filter((name) => /\.(md|markdown)$/i.test(name)).sort();
+  } catch (error) {
+    throw new RunnerUsageError(`Cannot read the agents folder '${directory}' (${(error as { code?: string }).code ?? String(error)}).`);
+  }
+  if (names.length === 0) throw new RunnerUsageError(`The agents folder '${directory}' has no .md agent files.`);
+  const files = await Promise.all(names.map(async (name) => ({ name, text: await readUserFile(path.join(directory, name), 'agent') })));
+  const result = importAgentFiles(files, settings);
+  if (result.errors.length > 0) {
+    throw new RunnerUsageError(`Some agent files in '${directory}' are not valid:\n${describeSettingsIssues(result.errors)}`);
+  }
+  return { settings: result.settings, notes: result.notes };
 }
 
 /**

@@ -1,8 +1,9 @@
 import { CancelledError, HostContractError, RetinueError } from '../errors';
 import type { AgentInvocation } from '../records/invocation';
-import type { AgentRun, RunStatus } from '../records/run';
+import type { AgentRun, RunFallback, RunStatus } from '../records/run';
 import type { RunOutcome } from './agent-runtime';
 import { endTask } from './child-task';
+import { fallbackForError } from './fail-open';
 import { createDelegationPort } from './delegation-service';
 import type { InvocationDriver } from './invocation-driver';
 import { runInvocationLoop } from './invocation-loop';
@@ -41,7 +42,11 @@ async function endRootInvocation(
   return ended;
 }
 
-async function endRun(session: RunSession, wanted: RunStatus, result: { reply?: string; error?: RetinueError }): Promise<RunOutcome> {
+async function endRun(
+  session: RunSession,
+  wanted: RunStatus,
+  result: { reply?: string; error?: RetinueError; fallback?: RunFallback },
+): Promise<RunOutcome> {
   // Every step's journal event is stored before the run's end; a journal that failed fails the run.
   const journalFailure = await session.journal.flush().then(
     () => undefined,
@@ -55,10 +60,11 @@ async function endRun(session: RunSession, wanted: RunStatus, result: { reply?: 
     endedAt: session.now(),
     ...(status === 'completed' && result.reply !== undefined ? { reply: result.reply } : {}),
     ...(error ? { error: error.toJSON() } : {}),
+    ...(status === 'failed' && result.fallback ? { fallback: result.fallback } : {}),
   };
   session.run = run;
   await session.store.putRun(run);
-  if (!journalFailure) await session.journal.record('run-end', { data: { status, usage: run.usage, ...(error ? { error: error.toJSON() } : {}) } });
+  if (!journalFailure) await session.journal.record('run-end', { data: { status, usage: run.usage, ...(error ? { error: error.toJSON() } : {}), ...(run.fallback ? { fallback: run.fallback } : {}) } });
   return { run, reply: status === 'completed' ? (result.reply ?? '') : '' };
 }
 
@@ -117,6 +123,7 @@ export async function runRoot(session: RunSession, rootInvocation: AgentInvocati
     } catch {
       // The run's end is recorded below; a store that fails here fails there too, and says so.
     }
-    return endRun(session, status, { error: reason });
+    // A failure of Retinue's or of the endpoint's abilities sends the page's own request instead (§13).
+    return endRun(session, status, { error: reason, ...(status === 'failed' ? { fallback: fallbackForError(reason) } : {}) });
   }
 }

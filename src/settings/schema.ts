@@ -18,7 +18,12 @@ export const samplingSchema = z.strictObject({
 export type Sampling = z.infer<typeof samplingSchema>;
 
 export const modelBindingSchema = z.discriminatedUnion('binding', [
-  z.strictObject({ binding: z.literal('host'), sampling: samplingSchema.optional() }),
+  z.strictObject({
+    binding: z.literal('host'),
+    /** Another model of the page's own source (the request's `model` field); absent: the page's model. */
+    model: z.string().min(1).max(200).optional(),
+    sampling: samplingSchema.optional(),
+  }),
   z.strictObject({
     binding: z.literal('connection'),
     connectionId: id,

@@ -13,6 +13,7 @@ import type { WorkspaceFile } from '../records/workspace-file';
  *   `runs` by id, indexed by [origin, createdAt] and createdAt; `invocations` and `tasks` by id, each
  *   indexed by [runId, storeOrder] (the order the store first saw them); `files` keyed by [runId, path];
  *   `journal` keyed by [runId, seq].
+ *   Later optional fields need no step (older records simply lack them): `runs[].fallback` (2026-11-30).
  */
 export const RUN_STORE_VERSION = 1;
 

@@ -13,6 +13,7 @@ import type { browser as extensionBrowser } from 'wxt/browser';
 import { BRIDGE_FILE, PAGE_HOOK_FILE } from '../../src/extension/hook-registrations';
 import { CHROME_MANIFEST_KEY, GECKO_ID } from '../../src/extension/identity';
 import { listZipEntries, readZipEntry } from '../support/read-zip-entry';
+import { buildExtension, extensionOutputDirectory, type TargetBrowser } from './support/build-extension';
 
 /** The extension API inside evaluate() callbacks, which run in the extension, not here. */
 declare const chrome: typeof extensionBrowser;
@@ -20,15 +21,6 @@ declare const browser: typeof extensionBrowser;
 
 const runFile = promisify(execFile);
 const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-
-/** Runs the WXT command line into a scratch folder, so `.output/` stays the e2e tests' own. */
-async function wxt(args: string[], options: { outDir: string }): Promise<void> {
-  await runFile(path.join(repositoryRoot, 'node_modules/.bin/wxt'), args, {
-    cwd: repositoryRoot,
-    env: { ...process.env, RETINUE_OUT_DIR: options.outDir, RETINUE_STORE: '' },
-    maxBuffer: 16 * 1024 * 1024,
-  });
-}
 
 type Manifest = Record<string, unknown> & {
   permissions?: string[];
@@ -41,12 +33,13 @@ const readManifest = (directory: string): Manifest => JSON.parse(readFileSync(pa
 
 const staticScripts = (manifest: Manifest): string[] => (manifest.content_scripts ?? []).flatMap((script) => script.js ?? []);
 
-const buildDirectory = mkdtempSync(path.join(tmpdir(), 'retinue-build-'));
 const storeDirectory = mkdtempSync(path.join(tmpdir(), 'retinue-store-'));
 
+/** The development builds every e2e test loads (made once per run by the e2e global setup). */
+let builds: Record<TargetBrowser, string>;
+
 beforeAll(async () => {
-  await wxt(['build'], { outDir: buildDirectory });
-  await wxt(['build', '-b', 'firefox', '--mv3'], { outDir: buildDirectory });
+  builds = await buildExtension();
   // `npm run zip` itself, so the test also proves the script marks its builds as store builds.
   await runFile('npm', ['run', 'zip'], {
     cwd: repositoryRoot,
@@ -56,12 +49,11 @@ beforeAll(async () => {
 }, 300_000);
 
 afterAll(() => {
-  rmSync(buildDirectory, { recursive: true, force: true });
   rmSync(storeDirectory, { recursive: true, force: true });
 });
 
 describe('the Chrome build', () => {
-  const directory = path.join(buildDirectory, 'chrome-mv3');
+  const directory = extensionOutputDirectory('chrome');
 
   test('is MV3 with a side panel, an options page in a tab, and localized names', () => {
     const manifest = readManifest(directory);
@@ -95,7 +87,7 @@ describe('the Chrome build', () => {
 });
 
 describe('the Firefox build', () => {
-  const directory = path.join(buildDirectory, 'firefox-mv3');
+  const directory = extensionOutputDirectory('firefox');
 
   test('is MV3 with a sidebar, the gecko id and no Chrome key', () => {
     const manifest = readManifest(directory);
@@ -174,7 +166,7 @@ describe('the built extension registers the page hook from the settings', () => 
   test('in Chromium: on for an enabled site (port included), with an ON badge; off again with the global switch', async () => {
     const page = await servePage();
     const profileDirectory = mkdtempSync(path.join(tmpdir(), 'retinue-chromium-'));
-    const extension = path.join(buildDirectory, 'chrome-mv3');
+    const extension = builds.chrome;
     const context = await chromium.launchPersistentContext(profileDirectory, {
       executablePath: '/usr/bin/chromium',
       headless: false,
@@ -220,7 +212,7 @@ describe('the built extension registers the page hook from the settings', () => 
       extraPrefsFirefox: { 'extensions.webextensions.uuids': JSON.stringify({ [GECKO_ID]: uuid }) },
     });
     try {
-      await firefox.installExtension(path.join(buildDirectory, 'firefox-mv3'));
+      await firefox.installExtension(builds.firefox);
       const options = await firefox.newPage();
       void options.goto(`moz-extension://${uuid}/options.html`).catch(() => undefined);
       // Firefox never reports the load of an extension page, and url() stays about:blank: ask the page.

@@ -1,3 +1,6 @@
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { CHROME_EXTENSION_ID, GECKO_ID } from '../../src/extension/identity';
 import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server';
@@ -124,6 +127,26 @@ describe('Firefox', () => {
     expect(await options.evaluate(() => location.href)).toBe(`moz-extension://${firefox.extensionUuid}/options.html`);
     expect(await options.evaluate(() => document.getElementById('app') !== null)).toBe(true);
     await options.close();
+  });
+
+  test('a page asked for a narrow window gets one, without viewport emulation', async () => {
+    const sidebar = await firefox.openExtensionPage('sidepanel.html', { windowSize: { width: 400, height: 900 } });
+    const width = await sidebar.evaluate(() => window.innerWidth);
+    expect(width).toBeLessThanOrEqual(400);
+    await sidebar.close();
+  });
+
+  test('no end-to-end test sizes a Firefox page by viewport emulation, which some firefox-esr builds refuse', async () => {
+    // puppeteer's page.setViewport sends emulation.setScreenOrientationOverride, unknown to Debian 12's
+    // firefox-esr 140: a machine with that build would fail. Size windows with openExtensionPage's windowSize.
+    const directory = path.dirname(fileURLToPath(import.meta.url));
+    const files = (await readdir(directory, { recursive: true })).filter((file) => file.endsWith('.ts'));
+    const offenders: string[] = [];
+    for (const file of files) {
+      const text = await readFile(path.join(directory, file), 'utf8');
+      if (/\.setViewport\(/.test(text)) offenders.push(file);
+    }
+    expect(offenders).toEqual([]);
   });
 
   test('settings written from the options page read back', async () => {

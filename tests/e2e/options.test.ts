@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server';
@@ -98,6 +99,25 @@ describe('Chromium: the options page', () => {
       { description: 'the new connection in storage' },
     );
     expect(stored.connections.map((connection) => connection.id)).toEqual(['local', 'scripted']);
+  });
+
+  test('imports a Markdown agent file and exports a profile as one', async () => {
+    const agentFile = '---\nname: plot-scout\ndescription: Finds loose plot threads.\ntools: chat_read, Bash\nmodel: small-model\n---\nScout the plot.\n';
+    await options.getByLabel('Agent files (.md)').setInputFiles({ name: 'plot-scout.md', mimeType: 'text/markdown', buffer: Buffer.from(agentFile) });
+    await options.getByText('Retinue has no tool Bash; ignored', { exact: false }).waitFor();
+    const stored = (await readStorage(options, 'settings')) as { profiles: Array<{ id: string; model: unknown; tools: unknown }> };
+    expect(stored.profiles.find((profile) => profile.id === 'plot-scout')).toMatchObject({
+      model: { binding: 'host', model: 'small-model' },
+      tools: { allow: ['chat.read'] },
+    });
+
+    const download = options.waitForEvent('download');
+    await options.locator('[data-profile-id="plot-scout"]').getByRole('button', { name: 'Export .md' }).click();
+    const file = await download;
+    expect(file.suggestedFilename()).toBe('plot-scout.md');
+    const exported = await readFile(await file.path(), 'utf8');
+    expect(exported).toContain('name: plot-scout');
+    expect(exported).toContain('Scout the plot.');
   });
 
   test('looks right in light and dark', async () => {

@@ -4,6 +4,7 @@ import { defaultDelegations } from './support/delegating-root-script';
 import { waitUntil } from './support/evaluating-handle';
 import { waitForFixtureReady } from './support/fixture-pages';
 import { saveScreenshot } from './support/screenshots';
+import { readStorage } from './support/settings';
 
 /** Firefox's sidebar page (`sidebar_action` → sidepanel.html) after a real delegated run. */
 
@@ -28,9 +29,27 @@ describe('Firefox: the sidebar', () => {
     await saveScreenshot(scenario.options, 'options-firefox');
   });
 
+  test('a Markdown agent file dropped on the options page becomes an agent', async () => {
+    await scenario.options.evaluate(() => {
+      const card = document.querySelector('.agent-files') as HTMLElement;
+      const files = new DataTransfer();
+      files.items.add(new File(['---\nname: plot-scout\ndescription: Finds loose plot threads.\nmodel: small-model\n---\nScout the plot.\n'], 'plot-scout.md'));
+      card.dispatchEvent(new DragEvent('drop', { bubbles: true, cancelable: true, dataTransfer: files }));
+    });
+    const stored = await waitUntil(
+      async () => {
+        const settings = (await readStorage(scenario.options, 'settings')) as { profiles?: Array<{ id: string; model: unknown }> } | undefined;
+        return settings?.profiles?.find((profile) => profile.id === 'plot-scout');
+      },
+      { description: 'the dropped agent in storage' },
+    );
+    expect(stored.model).toEqual({ binding: 'host', model: 'small-model' });
+  });
+
   test('follows a delegated run live and opens a task to its result', async () => {
-    const sidebar = await scenario.browser.openExtensionPage(`sidepanel.html?origin=${encodeURIComponent(scenario.fixtures.origins.primary)}`);
-    await sidebar.setViewport({ width: 400, height: 900 });
+    const sidebar = await scenario.browser.openExtensionPage(`sidepanel.html?origin=${encodeURIComponent(scenario.fixtures.origins.primary)}`, {
+      windowSize: { width: 400, height: 900 },
+    });
     await waitUntil(async () => (await sidebar.evaluate(() => document.querySelector('.empty-state h2')?.textContent)) ?? undefined, {
       description: 'the empty state in the sidebar',
     });

@@ -23,7 +23,7 @@ export function mountOptions(container: HTMLElement): void {
       return outcome.status === 'permission-refused' ? { ok: false, message: outcome.message } : { ok: true };
     },
     fetch: (input, init) => fetch(input, init),
-    download: (fileName, content) => downloadText(fileName, content, 'application/json'),
+    download: (fileName, content) => downloadText(fileName, content, fileName.endsWith('.md') ? 'text/markdown' : 'application/json'),
   });
   addEventListener('pagehide', () => state.dispose());
   render(<OptionsApp state={state} />, container);

@@ -39,7 +39,7 @@ export function draftFromProfile(profile: AgentProfile): ProfileDraft {
     systemPrompt: profile.systemPrompt,
     binding: profile.model.binding,
     connectionId: profile.model.binding === 'connection' ? profile.model.connectionId : '',
-    model: profile.model.binding === 'connection' ? (profile.model.model ?? '') : '',
+    model: profile.model.model ?? '',
     temperature: text(sampling?.temperature),
     topP: text(sampling?.top_p),
     maxTokens: text(sampling?.max_tokens),
@@ -75,7 +75,7 @@ export function profileInputFromDraft(draft: ProfileDraft): Record<string, unkno
     systemPrompt: draft.systemPrompt,
     model:
       draft.binding === 'host'
-        ? { binding: 'host', ...samplingPart }
+        ? { binding: 'host', ...(draft.model.trim() ? { model: draft.model.trim() } : {}), ...samplingPart }
         : { binding: 'connection', connectionId: draft.connectionId, ...(draft.model.trim() ? { model: draft.model.trim() } : {}), ...samplingPart },
     tools: { allow: draft.tools },
     delegation: {

@@ -87,7 +87,7 @@ export function ProfileForm({ state, profile, readOnly, storedId, onDone }: Prof
                 </select>
               </Field>
             )}
-            {draft.binding === 'connection' && field('model', 'model.model', t('options_profile_model_id'), 'text', false, t('options_profile_model_id_hint'))}
+            {field('model', 'model.model', t('options_profile_model_id'), 'text', false, t(draft.binding === 'host' ? 'options_profile_host_model_hint' : 'options_profile_model_id_hint'))}
             {field('temperature', 'model.sampling.temperature', t('options_profile_temperature'), 'number')}
             {field('topP', 'model.sampling.top_p', t('options_profile_top_p'), 'number')}
             {field('maxTokens', 'model.sampling.max_tokens', t('options_profile_max_tokens'), 'number')}

@@ -13,6 +13,12 @@ export interface ProfileRowProps {
   onDuplicate(profile: AgentProfile): void;
 }
 
+/** Offers the profile as a Markdown agent file; the YAML writer loads only when asked for. */
+async function exportMarkdown(state: OptionsState, profile: AgentProfile): Promise<void> {
+  const { exportAgentMarkdown } = await import('../../settings/agent-markdown');
+  state.dependencies.download(`${profile.id}.md`, exportAgentMarkdown(profile));
+}
+
 /** One agent profile in the list: opens to its form; duplicate, export, delete. */
 export function ProfileRow({ state, profile, isBuiltIn, onDuplicate }: ProfileRowProps) {
   const [open, setOpen] = useState(false);
@@ -32,6 +38,9 @@ export function ProfileRow({ state, profile, isBuiltIn, onDuplicate }: ProfileRo
         <button type="button" class="small-button" onClick={() => onDuplicate(profile)}>{t('options_profile_duplicate')}</button>
         <button type="button" class="small-button" onClick={() => state.dependencies.download(`retinue-profile-${profile.id}.json`, exportProfile(profile))}>
           {t('options_export')}
+        </button>
+        <button type="button" class="small-button" onClick={() => void exportMarkdown(state, profile)}>
+          {t('options_profile_export_markdown')}
         </button>
         {!isBuiltIn && (
           <button type="button" class="small-button danger" aria-label={t('options_profile_delete_label', profile.name)} onClick={() => void remove()}>

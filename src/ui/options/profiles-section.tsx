@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { builtInProfileIds, resolveProfiles } from '../../profiles/built-in-profiles';
 import { profileSchema, type AgentProfile } from '../../settings/schema';
 import { t } from '../ui-text';
+import { AgentFilesCard } from './agent-files-card';
 import type { OptionsState } from './options-state';
 import { ProfileForm } from './profile-form';
 import { ProfileRow } from './profile-row';
@@ -51,6 +52,7 @@ export function ProfilesSection({ state }: { state: OptionsState }) {
           {t('options_profile_create')}
         </button>
       )}
+      <AgentFilesCard state={state} />
     </section>
   );
 }

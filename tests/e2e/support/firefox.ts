@@ -23,10 +23,19 @@ export interface FirefoxWithExtension {
    * (Firefox never reports that load to `page.goto`, so this polls `location.href`). The returned
    * page's `url()` stays `about:blank`; read `location.href` in the page instead.
    */
-  openExtensionPage(pagePath: string): Promise<Page>;
+  openExtensionPage(pagePath: string, options?: OpenPageOptions): Promise<Page>;
   /** Opens an ordinary web page in a new tab and waits for its load. */
   openPage(url: string): Promise<Page>;
   close(): Promise<void>;
+}
+
+export interface OpenPageOptions {
+  /**
+   * The size of the page's window, for a page shown narrow like the sidebar. Set through the window's
+   * bounds, never through viewport emulation (`page.setViewport` sends a WebDriver BiDi command that
+   * some Firefox ESR builds do not know); a build that cannot size windows keeps its default size.
+   */
+  windowSize?: { width: number; height: number };
 }
 
 export interface LaunchFirefoxOptions {
@@ -65,7 +74,11 @@ export async function launchFirefoxWithExtension(options: LaunchFirefoxOptions =
     executablePath: firefoxExecutable,
     headless: true,
     userDataDir: profileDirectory,
-    args: ['--remote-allow-system-access'],
+    // No viewport emulation anywhere: puppeteer would send emulation.setScreenOrientationOverride with
+    // every new page, and Debian 12's firefox-esr 140 does not know that command. Windows are sized
+    // by the window size instead.
+    defaultViewport: null,
+    args: ['--remote-allow-system-access', `--window-size=${DEFAULT_WINDOW.width},${DEFAULT_WINDOW.height}`],
     extraPrefsFirefox: {
       'extensions.webextensions.uuids': JSON.stringify({ [GECKO_ID]: FIREFOX_EXTENSION_UUID }),
       ...options.preferences,
@@ -90,8 +103,11 @@ export async function launchFirefoxWithExtension(options: LaunchFirefoxOptions =
     browser,
     addonId: GECKO_ID,
     extensionUuid: FIREFOX_EXTENSION_UUID,
-    async openExtensionPage(pagePath) {
-      const page = await browser.newPage();
+    async openExtensionPage(pagePath, pageOptions = {}) {
+      const { windowSize } = pageOptions;
+      const page = await explainingProtocolFailures(browser, () =>
+        windowSize ? browser.newPage({ type: 'window', windowBounds: windowSize }) : browser.newPage(),
+      );
       const target = `${origin}/${pagePath.replace(/^\//, '')}`;
       // The navigation to a moz-extension page never resolves; start it and watch the page instead.
       page.goto(target).catch(() => undefined);
@@ -99,12 +115,37 @@ export async function launchFirefoxWithExtension(options: LaunchFirefoxOptions =
       return page;
     },
     async openPage(url) {
-      const page = await browser.newPage();
-      await page.goto(url);
-      return page;
+      return explainingProtocolFailures(browser, async () => {
+        const page = await browser.newPage();
+        await page.goto(url);
+        return page;
+      });
     },
     close,
   };
+}
+
+/** The size of every window the suite opens unless a page asks for another. */
+const DEFAULT_WINDOW = { width: 1280, height: 900 };
+
+/**
+ * Runs one step against the browser and, when Firefox refuses a protocol command it does not know,
+ * rethrows with the browser's name and version, so a machine with another Firefox build says plainly
+ * what is missing instead of failing somewhere inside puppeteer.
+ */
+export async function explainingProtocolFailures<T>(browser: Browser, step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    if (!/unknown command|unsupported operation/i.test(message)) throw error;
+    const version = await browser.version().catch(() => 'an unknown version');
+    throw new Error(
+      `${version} (${firefoxExecutable}) does not support a WebDriver BiDi command the end-to-end suite used: ${message}. ` +
+        'The suite must only use commands every Debian firefox-esr build knows; change the step that sent it.',
+      { cause: error },
+    );
+  }
 }
 
 /** Polls until the page shows `target` (ignoring the hash) and has finished loading. */

@@ -1,10 +1,14 @@
+import { browserVersions } from './browser-versions';
 import { buildExtension } from './build-extension';
 
 /**
- * Vitest globalSetup of the e2e project: builds the extension for Chromium and Firefox once at the
- * start of every run (never reusing an older `.output/`). Workers inherit the "already built" marker,
- * so `buildExtension()` inside a test file returns at once.
+ * Vitest globalSetup of the e2e project: names the browsers it tests with (failing at once, with the
+ * install command, when one is missing), then builds the extension for Chromium and Firefox once at
+ * the start of every run (never reusing an older `.output/`). Workers inherit the "already built"
+ * marker, so `buildExtension()` inside a test file returns at once.
  */
 export default async function buildBeforeEndToEndTests(): Promise<void> {
+  const versions = await browserVersions();
+  console.log(`End-to-end tests run in: ${versions.join('; ')}`);
   await buildExtension({ force: true });
 }

@@ -21,7 +21,7 @@ function profile(id: string, model: AgentProfile['model']): AgentProfile {
 const ask = (client: { call: (request: { messages: { role: 'user'; content: string }[]; signal: AbortSignal }) => Promise<unknown> }) =>
   client.call({ messages: [{ role: 'user', content: 'Go.' }], signal: new AbortController().signal });
 
-test('host-bound agents call the host target; connection-bound ones their connection, model and key', async () => {
+test('host-bound agents call the host target (with their own model where they name one); connection-bound ones their connection, model and key', async () => {
   server.script(() => ({ content: 'ok' }));
   const resolveModel = createModelResolver({
     connections: [connectionSchema.parse({ id: 'local', baseURL: server.baseURL, apiKey: 'local-key', defaultModel: 'local-default' })],
@@ -29,12 +29,14 @@ test('host-bound agents call the host target; connection-bound ones their connec
   });
 
   await ask(resolveModel(profile('writer', { binding: 'host' })));
+  await ask(resolveModel(profile('summariser', { binding: 'host', model: 'cheaper-model' })));
   await ask(resolveModel(profile('critic', { binding: 'connection', connectionId: 'local' })));
   await ask(resolveModel(profile('checker', { binding: 'connection', connectionId: 'local', model: 'checker-model' })));
 
   const actual = server.requests.map((request) => [request.body.model, request.headers.authorization]);
   expect(actual).toEqual([
     ['page-model', 'Bearer page-key'],
+    ['cheaper-model', 'Bearer page-key'],
     ['local-default', 'Bearer local-key'],
     ['checker-model', 'Bearer local-key'],
   ]);

@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
@@ -121,6 +121,33 @@ describe('npm run retinue -- run', () => {
         expect([request.body.model, request.headers.authorization]).toEqual(['page-model', 'Bearer page-key']);
         expect(request.systemText).toContain('You narrate a story about a lighthouse.');
       }
+    },
+    PROCESS_TIMEOUT,
+  );
+
+  test(
+    '--agents adds Markdown agent files: an agent file overrides a built-in and runs on its own model of the host',
+    async () => {
+      scriptDelegatedRun(server);
+      const agents = join(folder, 'agents');
+      await mkdir(agents);
+      await writeFile(
+        join(agents, 'scene-critic.md'),
+        `---\nname: scene-critic\ndescription: Critiques scenes.\ntools: chat_read, Read\nmodel: critic-small\n---\n${SCENE_CRITIC_MARKER} from a Markdown file.\n`,
+      );
+
+      const actual = await runRetinue(['run', '--base-url', server.baseURL, '--model', 'page-model', '--agents', agents, '--prompt', 'Write the storm scene.']);
+
+      expect(actual.exitCode).toBe(0);
+      const childRequests = server.requests.filter((request) => request.systemText.includes(`${SCENE_CRITIC_MARKER} from a Markdown file.`));
+      expect(childRequests.map((request) => [request.body.model, request.toolNames.filter((name) => name !== 'task_return')])).toEqual([['critic-small', ['chat_read']]]);
+      expect(actual.stderr).toContain('scene-critic.md: Retinue has no tool Read; ignored.');
+
+      await writeFile(join(agents, 'broken.md'), '---\nname: broken\ndescription: [oops\n---\nBody');
+      const refused = await runRetinue(['run', '--base-url', server.baseURL, '--model', 'page-model', '--agents', agents, '--prompt', 'Go.']);
+
+      expect(refused.exitCode).toBe(2);
+      expect(refused.stderr).toMatch(/broken\.md, line \d+: the front matter is not valid YAML/);
     },
     PROCESS_TIMEOUT,
   );

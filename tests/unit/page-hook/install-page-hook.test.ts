@@ -28,7 +28,7 @@ describe('requests that are not a chat turn', () => {
       [chatUrl, { method: 'GET' }],
       ['/api/backends/chat-completions/generate', { method: 'POST', body: JSON.stringify({ type: 'quiet', messages: [] }) }],
       ['/api/backends/chat-completions/generate', { method: 'POST', body: JSON.stringify({ type: 'impersonate', messages: [] }) }],
-      [chatUrl, { method: 'POST', body: new Blob(['{}']) }],
+      [chatUrl, { method: 'POST', body: new FormData() }],
       [chatUrl, { method: 'POST', body: '{not json' }],
     ];
     for (const [input, init] of cases) {

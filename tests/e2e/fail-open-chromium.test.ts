@@ -1,0 +1,53 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startChromiumScenario, type ChromiumScenario } from './chat-turn-scenarios';
+import { expectPlainReply, PLAIN_REPLY, readSidePanelFallback, scriptRefusalAfterProgress, scriptRefusingEndpoint } from './fail-open-scenarios';
+import { waitForFixtureReady } from './support/fixture-pages';
+import { saveScreenshot } from './support/screenshots';
+
+/** Fail open in Chromium on both fixture pages: the page's own plain reply, and the side panel's reason. */
+
+let scenario: ChromiumScenario;
+let panel: Page;
+
+beforeAll(async () => {
+  scenario = await startChromiumScenario();
+  panel = await scenario.browser.openExtensionPage(`sidepanel.html?origin=${encodeURIComponent(scenario.fixtures.origins.primary)}`);
+  await panel.setViewportSize({ width: 420, height: 900 });
+});
+
+afterAll(() => scenario?.close());
+
+async function openFixture(path: string, query: Record<string, string> = {}): Promise<Page> {
+  const page = await scenario.browser.context.newPage();
+  await page.goto(scenario.fixtures.pageUrl(path, query));
+  await waitForFixtureReady(page);
+  return page;
+}
+
+describe('Chromium: an endpoint that refuses everything Retinue adds', () => {
+  test.each([
+    ['/openai-chat/', {}],
+    ['/openai-chat/', { stream: '0' }],
+    ['/sillytavern/', { model: 'scripted-model' }],
+    ['/sillytavern/', { model: 'scripted-model', stream: '0' }],
+  ])('%s %o gets the page’s own plain reply; the side panel says why', async (path, query) => {
+    const page = await openFixture(path, query);
+    scriptRefusingEndpoint(scenario.model);
+    await expectPlainReply({ page, model: scenario.model, store: scenario.options });
+    const note = await readSidePanelFallback(panel);
+    expect(note.title).toBe("Answered by the page's own model: the endpoint refuses tool calls");
+    expect(note.reason).toContain('tools are not supported for this model');
+    await page.close();
+  });
+
+  test('a refusal after progress was streamed: the page’s own answer follows in the same stream', async () => {
+    const page = await openFixture('/openai-chat/');
+    scriptRefusalAfterProgress(scenario.model);
+    const turn = await expectPlainReply({ page, model: scenario.model, store: scenario.options });
+    expect(turn.reasoning).toMatch(/scene-critic.*started/);
+    expect(turn.reply).toBe(PLAIN_REPLY);
+    await saveScreenshot(panel, 'side-panel-chromium-fallback');
+    await page.close();
+  });
+});

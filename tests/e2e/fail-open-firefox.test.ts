@@ -1,0 +1,64 @@
+import type { Page } from 'puppeteer-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { runDelegatingTurn, startFirefoxScenario, waitForEndedRuns, type FirefoxScenario } from './chat-turn-scenarios';
+import { expectPlainReply, PLAIN_REPLY, readSidePanelFallback, scriptRefusalAfterProgress, scriptRefusingEndpoint } from './fail-open-scenarios';
+import { waitForFixtureReady } from './support/fixture-pages';
+import { readRunStore } from './support/settings';
+
+/**
+ * Fail open in Firefox ESR on both fixture pages, and a page that sends `fetch(new Request(…))`
+ * (Firefox has no `Request.prototype.body`, so the page hook reads a clone).
+ */
+
+let scenario: FirefoxScenario;
+let panel: Awaited<ReturnType<FirefoxScenario['browser']['openExtensionPage']>>;
+
+beforeAll(async () => {
+  scenario = await startFirefoxScenario();
+  panel = await scenario.browser.openExtensionPage(`sidepanel.html?origin=${encodeURIComponent(scenario.fixtures.origins.primary)}`);
+});
+
+afterAll(() => scenario?.close());
+
+async function openFixture(path: string, query: Record<string, string> = {}): Promise<Page> {
+  const page = await scenario.browser.openPage(scenario.fixtures.pageUrl(path, query));
+  await waitForFixtureReady(page);
+  return page;
+}
+
+describe('Firefox: an endpoint that refuses everything Retinue adds', () => {
+  test.each([
+    ['/openai-chat/', {}],
+    ['/openai-chat/', { stream: '0' }],
+    ['/sillytavern/', { model: 'scripted-model' }],
+    ['/sillytavern/', { model: 'scripted-model', stream: '0' }],
+  ])('%s %o gets the page’s own plain reply; the side panel says why', async (path, query) => {
+    const page = await openFixture(path, query);
+    scriptRefusingEndpoint(scenario.model);
+    await expectPlainReply({ page, model: scenario.model, store: scenario.options });
+    const note = await readSidePanelFallback(panel);
+    expect(note.title).toBe("Answered by the page's own model: the endpoint refuses tool calls");
+    expect(note.reason).toContain('tools are not supported for this model');
+    await page.close();
+  });
+
+  test('a refusal after progress was streamed: the page’s own answer follows in the same stream', async () => {
+    const page = await openFixture('/sillytavern/', { model: 'scripted-model' });
+    scriptRefusalAfterProgress(scenario.model);
+    const turn = await expectPlainReply({ page, model: scenario.model, store: scenario.options });
+    expect(turn.reasoning).toMatch(/scene-critic.*started/);
+    expect(turn.reply).toBe(PLAIN_REPLY);
+    await page.close();
+  });
+});
+
+describe('Firefox: a page that sends fetch(new Request(…))', () => {
+  test.each<Record<string, string>>([{ input: 'request' }, { input: 'request', stream: '0' }])('%o is intercepted and becomes a delegated run', async (query) => {
+    const page = await openFixture('/openai-chat/', query);
+    const before = (await readRunStore(scenario.options)).runs.length;
+    await runDelegatingTurn(page, scenario.model, 'Mara reaches the lighthouse.');
+    const { runs } = await waitForEndedRuns(scenario.options, before + 1);
+    expect(runs.at(-1)).toMatchObject({ status: 'completed', adapter: 'openai-chat' });
+    await page.close();
+  });
+});
