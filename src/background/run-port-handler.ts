@@ -5,6 +5,7 @@ import { createPageRelayedFetch, type PageRelayedFetch } from '../hosts/page-rel
 import { PROMPT_SNAPSHOT_PATH, type PromptSnapshot } from '../hosts/prompt-snapshot';
 import {
   bridgeToBackgroundMessageSchema,
+  RUN_STREAM_TEXT_MAX_CHARS,
   type BackgroundToBridgeMessage,
   type BridgeToBackgroundMessage,
 } from '../messaging/run-port-messages';
@@ -14,6 +15,7 @@ import { createModelResolver } from '../model/model-resolver';
 import type { RunFallback } from '../records/run';
 import type { RunOutcome } from '../runtime/agent-runtime';
 import { fallbackForError, PageModelFallbackError } from '../runtime/fail-open';
+import type { ReplyStreamEvent } from '../runtime/reply-stream';
 import type { Settings } from '../settings/schema';
 import { findSite, isSiteSwitchedOn, rootProfileIdFor } from '../settings/site-settings';
 import type { BackgroundContext } from './background-context';
@@ -51,6 +53,18 @@ export function senderOrigin(sender: RunServicePort['sender']): string | undefin
     return sender.url ? new URL(sender.url).origin : undefined;
   } catch {
     return undefined;
+  }
+}
+
+/** Sends one reply-stream event over the port, long text in several messages. */
+function postReplyStreamEvent(event: ReplyStreamEvent, post: (message: BackgroundToBridgeMessage) => void): void {
+  if (event.kind === 'reply-discarded') {
+    post({ type: 'run-reply-discarded' });
+    return;
+  }
+  const type = event.kind === 'reply-delta' ? 'run-reply-delta' : 'run-reasoning-delta';
+  for (let start = 0; start < event.text.length; start += RUN_STREAM_TEXT_MAX_CHARS) {
+    post({ type, text: event.text.slice(start, start + RUN_STREAM_TEXT_MAX_CHARS) });
   }
 }
 
@@ -135,7 +149,7 @@ export function serveRunPort(port: RunServicePort, dependencies: RunPortDependen
       message.type === 'run-start' ? await startRun(message, settings, pageFetch) : await resumeRun(message.runId, settings, pageFetch);
     runUnderway = false;
     if (!outcome || outcome.suspended) return;
-    if (outcome.run.status === 'completed') post({ type: 'run-reply', reply: outcome.reply });
+    if (outcome.run.status === 'completed') post({ type: 'run-reply', reply: outcome.reply, ...(outcome.replyStreamed ? { streamed: true } : {}) });
     else if (outcome.run.fallback) post({ type: 'pass-through' });
     else answerFailure(pageAnswerForRun(outcome.run));
   }
@@ -169,6 +183,7 @@ export function serveRunPort(port: RunServicePort, dependencies: RunPortDependen
       resolveModel: resolverFor(settings, reading.snapshot, pageFetch),
       signal: abort.signal,
       onProgress: (line) => post({ type: 'run-progress', line: line.slice(0, 500) }),
+      onReplyStream: (event) => postReplyStreamEvent(event, post),
       onRunCreated: (run) => post({ type: 'run-accepted', runId: run.id }),
     });
   }
@@ -196,6 +211,7 @@ export function serveRunPort(port: RunServicePort, dependencies: RunPortDependen
         resolveModel: resolverFor(settings, snapshot, pageFetch),
         signal: abort.signal,
         onProgress: (line) => post({ type: 'run-progress', line: line.slice(0, 500) }),
+        onReplyStream: (event) => postReplyStreamEvent(event, post),
       });
     } finally {
       dependencies.context.runClaims.releaseResume(runId);

@@ -80,8 +80,17 @@ export function createRunSession(options: RunSessionOptions): RunSession {
       case 'run-progress':
         writer.progress(message.line);
         break;
+      case 'run-reply-delta':
+        writer.replyDelta(message.text);
+        break;
+      case 'run-reasoning-delta':
+        writer.reasoning(message.text);
+        break;
+      case 'run-reply-discarded':
+        writer.discardShownReply();
+        break;
       case 'run-reply':
-        writer.reply(message.reply);
+        writer.reply(message.reply, { streamed: message.streamed === true });
         end();
         break;
       case 'run-failed':
@@ -105,6 +114,8 @@ export function createRunSession(options: RunSessionOptions): RunSession {
     openHostCalls.clear();
     if (runId && reconnects < (options.maxReconnects ?? 3)) {
       reconnects += 1;
+      // The resumed run writes its turn again from the start; what the page has stays above it.
+      writer.discardShownReply();
       connect({ type: 'run-resume', runId });
       return;
     }

@@ -37,8 +37,23 @@ export const PROGRESS_SETTLE_MS = 250;
 export interface PageResponseWriter {
   /** A progress line as a reasoning delta (streams only: a non-streamed request gets none). */
   progress(line: string): void;
-  /** The reply; ends the answer. */
-  reply(text: string): void;
+  /**
+   * Reply text as the model writes it (streams only: a non-streamed request gets the whole reply at
+   * the end). Text after {@link discardShownReply} starts after a blank line.
+   */
+  replyDelta(text: string): void;
+  /** The model's reasoning as it writes it, in the reasoning channel (streams only). */
+  reasoning(text: string): void;
+  /**
+   * Reply text already sent belonged to a tool-calling turn. A page keeps what it has read, so it
+   * stays as a preamble; the next reply text is set apart from it by a blank line.
+   */
+  discardShownReply(): void;
+  /**
+   * The reply; ends the answer. With `streamed`, a stream already carries all of it as reply deltas
+   * and only ends; otherwise the whole text goes out.
+   */
+  reply(text: string, options?: { streamed?: boolean }): void;
   /** An error in the host's format: an HTTP error status before the stream started, an SSE error event after. */
   fail(status: number, message: string): void;
   readonly finished: boolean;
@@ -55,6 +70,11 @@ export function createPageResponseWriter(options: PageResponseWriterOptions): Pa
   const identity: CompletionIdentity = newCompletionIdentity(options.model);
   let started = false;
   let finished = false;
+  /** Reply text sent since the last discard, and whether any reply text was ever sent. */
+  let shownSinceDiscard = '';
+  let breakDue = false;
+  /** Whether the reasoning channel ends a line, so a progress line starts on its own. */
+  let reasoningEndsLine = true;
   let settleTimer: ReturnType<typeof setTimeout> | undefined;
   const cancelSettle = () => {
     if (settleTimer !== undefined) clearTimeout(settleTimer);
@@ -74,6 +94,19 @@ export function createPageResponseWriter(options: PageResponseWriterOptions): Pa
     options.send({ kind: 'start', status: 200, contentType: SSE_TYPE });
     options.send({ kind: 'chunk', text: formatStreamChunk(identity, { role: 'assistant', content: '' }) });
   };
+  const sendReasoning = (text: string) => {
+    options.send({ kind: 'chunk', text: formatStreamChunk(identity, { reasoning_content: text }) });
+    reasoningEndsLine = text.endsWith('\n');
+    scheduleSettle();
+  };
+  const sendReplyText = (text: string) => {
+    if (text === '') return;
+    const separated = breakDue ? `\n\n${text}` : text;
+    breakDue = false;
+    shownSinceDiscard += text;
+    cancelSettle();
+    options.send({ kind: 'chunk', text: formatStreamChunk(identity, { content: separated }) });
+  };
   const end = () => {
     finished = true;
     cancelSettle();
@@ -87,14 +120,28 @@ export function createPageResponseWriter(options: PageResponseWriterOptions): Pa
     progress(line) {
       if (finished || !options.stream) return;
       startStream();
-      options.send({ kind: 'chunk', text: formatStreamChunk(identity, { reasoning_content: `${line}\n` }) });
-      scheduleSettle();
+      sendReasoning(`${reasoningEndsLine ? '' : '\n'}${line}\n`);
     },
-    reply(text) {
+    replyDelta(text) {
+      if (finished || !options.stream || text === '') return;
+      startStream();
+      sendReplyText(text);
+    },
+    reasoning(text) {
+      if (finished || !options.stream || text === '') return;
+      startStream();
+      sendReasoning(text);
+    },
+    discardShownReply() {
+      if (shownSinceDiscard === '') return;
+      shownSinceDiscard = '';
+      breakDue = true;
+    },
+    reply(text, replyOptions) {
       if (finished) return;
       if (options.stream) {
         startStream();
-        options.send({ kind: 'chunk', text: formatStreamChunk(identity, { content: text }) });
+        if (!replyOptions?.streamed) sendReplyText(text);
         options.send({ kind: 'chunk', text: formatStreamChunk(identity, {}, 'stop') + STREAM_DONE });
       } else {
         options.send({ kind: 'start', status: 200, contentType: JSON_TYPE });

@@ -7,6 +7,8 @@ export const RUN_PORT_NAME = 'retinue-run';
 export const KEEP_ALIVE_INTERVAL_MS = 15_000;
 
 const callId = z.string().min(1).max(64);
+/** The most text one streamed reply or reasoning message carries; longer text goes in several. */
+export const RUN_STREAM_TEXT_MAX_CHARS = 16_000;
 
 /** What the bridge sends the background over a run port. */
 export const bridgeToBackgroundMessageSchema = z.discriminatedUnion('type', [
@@ -32,7 +34,14 @@ export const backgroundToBridgeMessageSchema = z.discriminatedUnion('type', [
   /** Not Retinue's to answer: the page hook sends the request on to the page's server. */
   z.strictObject({ type: z.literal('pass-through') }),
   z.strictObject({ type: z.literal('run-progress'), line: z.string().max(500) }),
-  z.strictObject({ type: z.literal('run-reply'), reply: z.string() }),
+  /** Reply text as the model writes it (streamed pages show it at once). */
+  z.strictObject({ type: z.literal('run-reply-delta'), text: z.string().max(RUN_STREAM_TEXT_MAX_CHARS) }),
+  /** The root's reasoning as the model writes it, for the page's reasoning channel. */
+  z.strictObject({ type: z.literal('run-reasoning-delta'), text: z.string().max(RUN_STREAM_TEXT_MAX_CHARS) }),
+  /** Reply text already sent belonged to a tool-calling turn: what follows starts after a break. */
+  z.strictObject({ type: z.literal('run-reply-discarded') }),
+  /** The run's reply; `streamed` when every word of it already went out as `run-reply-delta`. */
+  z.strictObject({ type: z.literal('run-reply'), reply: z.string(), streamed: z.boolean().optional() }),
   /** The run failed or was cancelled: `status` is the HTTP status the page gets, `message` says why. */
   z.strictObject({ type: z.literal('run-failed'), status: z.number().int(), message: z.string() }),
   z.strictObject({ type: z.literal('host-call'), callId, body: z.record(z.string(), z.unknown()) }),

@@ -1,5 +1,5 @@
 import OpenAI from 'openai';
-import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
+import type { ChatCompletionChunk, ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import { cancelledBy, createConcurrencyLimiter, type ConcurrencyLimiter } from './concurrency-limiter';
 import type { ModelCallRequest, ModelCallResult, ModelCallRetry, ModelClient, ModelTarget } from './model-client';
 import { providerErrorFor, redact } from './provider-errors';
@@ -64,6 +64,7 @@ export function createModelClient(target: ModelTarget, options: ModelClientOptio
       for await (const chunk of stream) {
         chunkCount += 1;
         const text = assembler.add(chunk);
+        reportDeltas(chunk, request);
         if (text) request.onTextDelta?.(text);
       }
       // The SDK ends the iteration quietly when the request is aborted.
@@ -113,6 +114,15 @@ export function createModelClient(target: ModelTarget, options: ModelClientOptio
       }
     },
   };
+}
+
+/** Tells the request's listeners about a chunk's reasoning and tool-call deltas. */
+function reportDeltas(chunk: ChatCompletionChunk, request: ModelCallRequest): void {
+  const delta = chunk.choices[0]?.delta as (ChatCompletionChunk.Choice.Delta & { reasoning_content?: unknown; reasoning?: unknown }) | undefined;
+  if (!delta) return;
+  const reasoning = delta.reasoning_content ?? delta.reasoning;
+  if (typeof reasoning === 'string' && reasoning !== '') request.onReasoningDelta?.(reasoning);
+  if ((delta.tool_calls?.length ?? 0) > 0) request.onToolCallDelta?.();
 }
 
 /** The streaming request body: the host's extra fields first, ours over them. */

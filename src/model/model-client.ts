@@ -26,6 +26,10 @@ export interface ModelCallRequest {
    * is retried, the text starts again from the beginning after `onRetry`.
    */
   onTextDelta?: (text: string) => void;
+  /** Streamed reasoning (`reasoning_content` / `reasoning` deltas), as it arrives; restarts after `onRetry` too. */
+  onReasoningDelta?: (text: string) => void;
+  /** Told at each chunk that carries a tool-call delta, so a listener knows early that the turn calls tools. */
+  onToolCallDelta?: () => void;
   /** Told before each retry, so a journal or UI can show it (and drop text streamed so far). */
   onRetry?: (retry: ModelCallRetry) => void;
 }

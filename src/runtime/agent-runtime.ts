@@ -1,6 +1,7 @@
 import type { ModelClient } from '../model/model-client';
 import type { PromptSnapshot } from '../hosts/prompt-snapshot';
 import type { AgentRun } from '../records/run';
+import type { ReplyStreamEvent } from './reply-stream';
 import type { AgentProfile, SettingsDefaults } from '../settings/schema';
 import type { RunStore } from '../store/run-store';
 
@@ -29,6 +30,8 @@ export interface StartRunOptions {
   signal?: AbortSignal;
   /** Short progress lines for the page, e.g. `scene-critic · Critique — started`. */
   onProgress?: (line: string) => void;
+  /** The root's reply as the model writes it, for a page that streams; see {@link ReplyStreamEvent}. */
+  onReplyStream?: (event: ReplyStreamEvent) => void;
   /** Told once the run is stored, before the root's first turn (the page bridge needs the id to reconnect). */
   onRunCreated?: (run: AgentRun) => void;
 }
@@ -37,6 +40,7 @@ export interface ResumeRunOptions {
   resolveModel: ModelResolver;
   signal?: AbortSignal;
   onProgress?: (line: string) => void;
+  onReplyStream?: (event: ReplyStreamEvent) => void;
 }
 
 export interface RunOutcome {
@@ -44,6 +48,8 @@ export interface RunOutcome {
   run: AgentRun;
   /** The reply for the page; empty unless completed. */
   reply: string;
+  /** The reply already went to `onReplyStream` in full, as the model wrote it. */
+  replyStreamed?: boolean;
   /**
    * True when this runtime was shut down mid-run: nothing was recorded as an end, the run is still
    * `running` in the store, and `resumeRun` (on a new runtime) continues it.

@@ -103,7 +103,7 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
       await environment.store.writeFile({ runId, path: PROMPT_SNAPSHOT_PATH, content: JSON.stringify(snapshot), updatedAt: now });
       await environment.store.putInvocation(root);
       start.onRunCreated?.(run);
-      const session = createSession(environment, { run, snapshot, tasks: [], resolveModel: start.resolveModel, onProgress: start.onProgress });
+      const session = createSession(environment, { run, snapshot, tasks: [], resolveModel: start.resolveModel, onProgress: start.onProgress, onReplyStream: start.onReplyStream });
       await session.journal.record('run-start', { invocationId: rootId, data: { origin: run.origin, adapter: run.adapter, rootProfileId, title: run.title } });
       return drive(session, root, start.signal);
     },
@@ -123,7 +123,7 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
       // The run's usage is saved at its end; until then each invocation's, saved every round, is the truth.
       const invocations = await store.listInvocations(runId);
       const usage = invocations.reduce((total, invocation) => addUsage(total, invocation.usage), emptyUsage());
-      const session = createSession(environment, { run: { ...run, usage }, snapshot, tasks, resolveModel: resume.resolveModel, onProgress: resume.onProgress });
+      const session = createSession(environment, { run: { ...run, usage }, snapshot, tasks, resolveModel: resume.resolveModel, onProgress: resume.onProgress, onReplyStream: resume.onReplyStream });
       await session.journal.record('run-resume', { invocationId: root.id, data: { tasks: tasks.length } });
       // Tasks that were running go first, so they keep their slots; queued ones follow in order.
       const unfinished = tasks.filter((task) => task.status === 'running' || task.status === 'queued');

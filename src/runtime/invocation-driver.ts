@@ -4,6 +4,7 @@ import type { CallSampling, ModelClient } from '../model/model-client';
 import type { DelegationPort, TaskResultPort } from '../tools/tool-definition';
 import type { WorkspaceView } from '../workspace/workspace-view';
 import type { InvocationPolicy } from './invocation-policy';
+import type { RootReplyStream } from './reply-stream';
 import type { RunSession } from './run-session';
 
 /** Everything one invocation's loop works with; the same shape for the root and every child. */
@@ -20,6 +21,8 @@ export interface InvocationDriver {
   taskResult?: TaskResultPort;
   /** The task this invocation works on (children), for journal events. */
   taskId?: string;
+  /** The root's turns stream to the page through this, when the page listens. */
+  replyStream?: RootReplyStream;
 }
 
 /** The stored history as the provider takes it (it was built from provider messages). */

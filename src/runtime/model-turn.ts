@@ -1,5 +1,6 @@
 import type { ChatCompletionAssistantMessageParam } from 'openai/resources/chat/completions';
 import { RetinueError } from '../errors';
+import { toolCallsOf } from '../model/tool-protocol';
 import { addUsage } from '../records/usage';
 import { appendAndSave, historyOf, journalIds, type InvocationDriver } from './invocation-driver';
 import { abortReason } from './run-signals';
@@ -12,8 +13,9 @@ function errorData(error: unknown): { code: string; message: string } {
 
 /**
  * One model call: journaled, its whole assistant turn appended to the history and saved with the
- * round's usage before the turn is acted on. Text is not streamed anywhere: a turn is buffered
- * until it is known whether it calls tools. A failure rejects (the caller fails closed).
+ * round's usage before the turn is acted on. The root's turns also stream to the page through
+ * `driver.replyStream`, which decides what of them may show (see reply-stream.ts). A failure
+ * rejects (the caller fails closed).
  */
 export async function runModelTurn(driver: InvocationDriver, prepared: PreparedTurn): Promise<ChatCompletionAssistantMessageParam> {
   const { session, model } = driver;
@@ -23,6 +25,7 @@ export async function runModelTurn(driver: InvocationDriver, prepared: PreparedT
     ...ids,
     data: { round, model: model.label, tools: (prepared.tools ?? []).map((tool) => (tool.type === 'function' ? tool.function.name : tool.type)) },
   });
+  const turnStream = driver.replyStream?.startTurn((prepared.tools?.length ?? 0) > 0);
   let result;
   try {
     result = await model.call({
@@ -31,11 +34,16 @@ export async function runModelTurn(driver: InvocationDriver, prepared: PreparedT
       toolChoice: prepared.toolChoice,
       sampling: driver.sampling,
       signal: driver.signal,
+      ...(turnStream
+        ? { onTextDelta: turnStream.text, onReasoningDelta: turnStream.reasoning, onToolCallDelta: turnStream.toolCallDelta }
+        : {}),
       onRetry: (retry) => {
+        turnStream?.retry();
         session.journal.note('model-call-retry', { ...ids, data: { round, attempt: retry.attempt, delayMs: retry.delayMs, reason: retry.reason, status: retry.status } });
       },
     });
   } catch (error) {
+    turnStream?.abandon();
     const reason = driver.signal.aborted ? abortReason(driver.signal) : error;
     session.journal.note('model-call-end', { ...ids, data: { round, ok: false, error: errorData(reason) } });
     throw reason;
@@ -46,6 +54,7 @@ export async function runModelTurn(driver: InvocationDriver, prepared: PreparedT
     completionTokens: result.usage.completionTokens,
     totalTokens: result.usage.totalTokens,
   };
+  turnStream?.end(toolCallsOf(result.message).length > 0);
   driver.invocation = { ...driver.invocation, usage: addUsage(driver.invocation.usage, usage) };
   session.addUsage(usage);
   await appendAndSave(driver, result.message);

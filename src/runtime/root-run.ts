@@ -95,6 +95,7 @@ export async function runRoot(session: RunSession, rootInvocation: AgentInvocati
       signal: session.signal,
       workspace: createRootWorkspaceView(session.workspace),
       delegation: policy.tools.some((tool) => tool.startsWith('agent.')) ? createDelegationPort(session, invocation, profile) : undefined,
+      replyStream: session.createReplyStream(invocation.id),
     };
     try {
       const ending = await runInvocationLoop(driver);
@@ -103,7 +104,8 @@ export async function runRoot(session: RunSession, rootInvocation: AgentInvocati
       invocation = await endRootInvocation(session, invocation, 'completed');
       await endUnfinishedChildren(session, 'The run ended before this task finished.');
       if (session.signal.aborted) throw abortReason(session.signal);
-      return await endRun(session, 'completed', { reply });
+      const outcome = await endRun(session, 'completed', { reply });
+      return driver.replyStream?.lastTurnStreamed && outcome.run.status === 'completed' ? { ...outcome, replyStreamed: true } : outcome;
     } catch (error) {
       if (invocation.status === 'running') invocation = driver.invocation;
       throw error;

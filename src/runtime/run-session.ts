@@ -8,6 +8,7 @@ import type { AgentProfile, SettingsDefaults } from '../settings/schema';
 import type { RunStore } from '../store/run-store';
 import { RunWorkspace } from '../workspace/run-workspace';
 import type { ModelResolver } from './agent-runtime';
+import { createRootReplyStream, type ReplyStreamEvent, type RootReplyStream } from './reply-stream';
 import { RunJournal } from './run-journal';
 import { TaskScheduler } from './scheduler';
 
@@ -27,6 +28,8 @@ export interface RunSessionOptions {
   tasks: readonly AgentTaskRecord[];
   resolveModel: ModelResolver;
   onProgress?: (line: string) => void;
+  /** The root's reply as the model writes it (see reply-stream.ts); absent when nobody listens. */
+  onReplyStream?: (event: ReplyStreamEvent) => void;
   /** Runs one child task to its end (records included); the scheduler calls it when a slot is free. */
   runChildTask: (session: RunSession, taskId: string, signal: AbortSignal) => Promise<void>;
 }
@@ -47,6 +50,7 @@ export class RunSession {
   readonly tasks = new Map<string, AgentTaskRecord>();
   private readonly capsules = new Map<string, ResultCapsule>();
   private readonly progress: ((line: string) => void) | undefined;
+  private readonly replyListener: ((event: ReplyStreamEvent) => void) | undefined;
   run: AgentRun;
 
   constructor(options: RunSessionOptions) {
@@ -56,6 +60,7 @@ export class RunSession {
     this.snapshot = options.snapshot;
     this.resolveModel = options.resolveModel;
     this.progress = options.onProgress;
+    this.replyListener = options.onReplyStream;
     this.workspace = new RunWorkspace({ store: this.store, runId: options.run.id, now: options.environment.now });
     this.journal = new RunJournal(this.store, options.run.id, options.environment.now, (error) => this.failFast(error));
     for (const task of options.tasks) this.tasks.set(task.id, task);
@@ -131,6 +136,23 @@ export class RunSession {
     } catch {
       // A progress listener that throws must not break the run; the journal still has every step.
     }
+  }
+
+  /** A stream for the root's reply, or undefined when nobody listens for one. */
+  createReplyStream(rootInvocationId: string): RootReplyStream | undefined {
+    const listener = this.replyListener;
+    if (!listener) return undefined;
+    const send = (event: ReplyStreamEvent) => {
+      try {
+        listener(event);
+      } catch {
+        // A listener that throws must not break the run; the reply still goes out at the end.
+      }
+    };
+    return createRootReplyStream(send, () => {
+      const started = this.tasksOf(rootInvocationId);
+      return started.length > 0 && started.every((task) => task.status !== 'queued' && task.status !== 'running');
+    });
   }
 
   /** Ends the whole run now because a contract broke (storage, journal): fail fast. */

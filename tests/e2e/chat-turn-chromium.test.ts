@@ -9,6 +9,8 @@ import { sendFixtureMessage, startFixtureMessage, waitForFixtureReady, waitForFi
 import type { FixtureServer } from './support/fixture-server';
 import { readIndexedDb, readRunStore } from './support/settings';
 import { saveScreenshot } from './support/screenshots';
+import { LIVE_REPLY_SELECTOR } from './support/reply-growth';
+import { runStreamedReplyTurn, stopDuringStreamedReply } from './streamed-reply-scenarios';
 
 /** Chat turns through the built extension in Chromium, configured through the settings document. */
 
@@ -31,6 +33,26 @@ async function openFixture(path: string, query: Record<string, string> = {}, ori
   await waitForFixtureReady(page);
   return page;
 }
+
+describe("Chromium: the reply streams into the page as the model writes it", () => {
+  test('on the OpenAI-style page', async () => {
+    const page = await openFixture('/openai-chat/');
+    await runStreamedReplyTurn(page, model, LIVE_REPLY_SELECTOR.openaiChat);
+    await page.close();
+  });
+
+  test('on the SillyTavern-shaped page', async () => {
+    const page = await openFixture('/sillytavern/', { model: 'scripted-model' });
+    await runStreamedReplyTurn(page, model, LIVE_REPLY_SELECTOR.sillyTavern);
+    await page.close();
+  });
+
+  test('Stop during the streamed reply ends the model call', async () => {
+    const page = await openFixture('/openai-chat/');
+    await stopDuringStreamedReply(page, model, LIVE_REPLY_SELECTOR.openaiChat);
+    await page.close();
+  });
+});
 
 describe('Chromium: a chat turn becomes a delegated run', () => {
   test('on the OpenAI-style page, streamed: the reply carries both capsules, progress shows as reasoning', async () => {

@@ -87,8 +87,9 @@ export function completionChunks(request: ScriptedRequest, turn: ScriptedTurn, s
     choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
   });
   const chunks = [chunk({ role: 'assistant', content: '' })];
-  for (const piece of splitIntoPieces(turn.reasoning ?? '', shape.piecesPerString)) chunks.push(chunk({ reasoning_content: piece }));
-  for (const piece of splitIntoPieces(turn.content ?? '', shape.piecesPerString)) chunks.push(chunk({ content: piece }));
+  const textPieces = turn.slowly?.pieces ?? shape.piecesPerString;
+  for (const piece of splitIntoPieces(turn.reasoning ?? '', textPieces)) chunks.push(chunk({ reasoning_content: piece }));
+  for (const piece of splitIntoPieces(turn.content ?? '', textPieces)) chunks.push(chunk({ content: piece }));
   (turn.toolCalls ?? []).forEach((call, index) => {
     chunks.push(
       chunk({ tool_calls: [{ index, id: shape.toolCallIds[index], type: 'function', function: { name: call.name, arguments: '' } }] }),
@@ -110,6 +111,20 @@ export function completionChunks(request: ScriptedRequest, turn: ScriptedTurn, s
     });
   }
   return chunks;
+}
+
+/** Whether a chunk carries reasoning or content text (what a slow model takes time to write). */
+export function carriesText(chunk: Record<string, unknown>): boolean {
+  const choices = chunk.choices as { delta?: { content?: unknown; reasoning_content?: unknown } }[] | undefined;
+  const delta = choices?.[0]?.delta;
+  return (typeof delta?.content === 'string' && delta.content !== '') || typeof delta?.reasoning_content === 'string';
+}
+
+/** Whether a chunk carries content text. */
+export function carriesContent(chunk: Record<string, unknown>): boolean {
+  const choices = chunk.choices as { delta?: { content?: unknown } }[] | undefined;
+  const content = choices?.[0]?.delta?.content;
+  return typeof content === 'string' && content !== '';
 }
 
 /** OpenAI's error `type` and `code` for a status, so SDK error classes map as with the real API. */

@@ -32,6 +32,7 @@ export function recordRequest(index: number, body: ChatCompletionCreateParams, r
     headers: request.headers,
     receivedAt: Date.now(),
     outcome: 'pending',
+    contentWrittenAt: [],
     stream: body.stream === true,
     systemText: messages
       .filter((message) => message.role === 'system' || message.role === 'developer')

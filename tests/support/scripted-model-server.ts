@@ -13,7 +13,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ChatCompletionCreateParams } from 'openai/resources/chat/completions';
-import { completionBody, completionChunks, errorKindFor, type CompletionShape } from './scripted-model-chunks';
+import { carriesContent, carriesText, completionBody, completionChunks, errorKindFor, type CompletionShape } from './scripted-model-chunks';
 import { recordRequest } from './scripted-model-requests';
 import type {
   QueuedReply,
@@ -151,8 +151,14 @@ export async function startScriptedModelServer(options: ScriptedModelServerOptio
     response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
     response.flushHeaders();
     const limit = 'fault' in reply ? (reply.afterChunks ?? 0) : chunks.length;
+    let textWritten = false;
     for (const chunk of chunks.slice(0, limit)) {
       if (response.destroyed) return;
+      if (turn.slowly && carriesText(chunk)) {
+        if (textWritten && !(await waitUnlessClosed(response, turn.slowly.delayMs))) return;
+        textWritten = true;
+      }
+      if (carriesContent(chunk)) recorded.contentWrittenAt.push(Date.now());
       await writeAndDrain(response, `data: ${JSON.stringify(chunk)}\n\n`);
     }
     if ('fault' in reply) {

@@ -27,6 +27,11 @@ export interface ScriptedTurn {
   toolCalls?: ScriptedToolCall[];
   /** Wait this long before answering (abortable by the client). */
   delayMs?: number;
+  /**
+   * Writes slowly, as a model does: reasoning and content in `pieces` deltas each, `delayMs` apart
+   * (a client that goes away stops it). Each content delta's time lands in `contentWrittenAt`.
+   */
+  slowly?: { pieces: number; delayMs: number };
   usage?: ScriptedUsage;
   /** Sends no usage at all, as some providers do. */
   omitUsage?: boolean;
@@ -81,6 +86,8 @@ export interface ScriptedRequest {
   /** `Date.now()` when the reply was sent (its last byte, a cut, or the client going away); undefined while pending. */
   answeredAt?: number;
   outcome: ScriptedOutcome;
+  /** `Date.now()` when each content delta of a streamed answer was written, in order. */
+  contentWrittenAt: number[];
   stream: boolean;
   /** Text of every system and developer message, joined by blank lines. */
   systemText: string;

@@ -39,6 +39,8 @@ export interface DelegatingRootOptions {
   reasoning?: string;
   /** Delay before every scripted answer (so a person can watch the side panel). */
   delayMs?: number;
+  /** Writes the final reply slowly, as a model does: `pieces` deltas, `delayMs` apart. */
+  replySlowly?: { pieces: number; delayMs: number };
 }
 
 const defaultReply = (findings: string[]) =>
@@ -103,7 +105,8 @@ export function scriptDelegatingRoot(model: ScriptedModelServer, options: Delega
     }
     const toolResults = toolResultText(request);
     const delivered = delegations.map((delegation) => delegation.finding).filter((finding) => toolResults.includes(finding));
-    return withDelay({ content: buildReply(delivered), reasoning: options.reasoning }, delayMs);
+    const slowly = options.replySlowly ? { slowly: options.replySlowly } : {};
+    return withDelay({ content: buildReply(delivered), reasoning: options.reasoning, ...slowly }, delayMs);
   });
 }
 

@@ -222,6 +222,53 @@ describe('a chat turn from the page', () => {
     expect(tasks.map((task) => task.status)).toEqual(['cancelled']);
   });
 
+  test("the host-bound root's reply streams into the page as the model writes it; Stop stops the model call", async () => {
+    const reply = Array.from({ length: 30 }, (_, index) => `Drop ${index} falls.`).join(' ');
+    server.queue(isRoot, { content: reply, slowly: { pieces: 30, delayMs: 30 } });
+    const controller = new AbortController();
+    const stream = await pageClient().chat.completions.create({ model: 'scripted-model', messages: chat, stream: true }, { signal: controller.signal });
+    const shown: string[] = [];
+    await (async () => {
+      for await (const chunk of stream) {
+        const content = chunk.choices[0]?.delta.content;
+        if (content) shown.push(content);
+        if (shown.length === 10) controller.abort();
+      }
+    })().catch(() => undefined);
+
+    expect(shown).toHaveLength(10);
+    expect(reply.startsWith(shown.join(''))).toBe(true);
+    const rootRequest = server.requests.find(isRoot);
+    for (let attempt = 0; attempt < 200 && rootRequest?.outcome === 'pending'; attempt += 1) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(rootRequest?.outcome).toBe('client-closed');
+    expect(rootRequest?.contentWrittenAt.length).toBeLessThan(25);
+  });
+
+  test('a root on a connection streams its reply into the page the same way', async () => {
+    const document = settingsFor(server, new URL(server.baseURL).origin);
+    const root = document.profiles?.find((profile) => profile.id === 'root');
+    if (root) root.model = { binding: 'connection', connectionId: 'local' };
+    settings = settingsSchema.parse(document);
+    const reply = Array.from({ length: 12 }, (_, index) => `Gust ${index} howls.`).join(' ');
+    server.queue(isRoot, { content: reply, slowly: { pieces: 12, delayMs: 20 } });
+    const stream = await pageClient().chat.completions.create({ model: 'scripted-model', messages: chat, stream: true });
+    const shown: string[] = [];
+    for await (const chunk of stream) {
+      const content = chunk.choices[0]?.delta.content;
+      if (content) shown.push(content);
+    }
+
+    expect(shown.join('')).toBe(reply);
+    expect(shown.length).toBeGreaterThanOrEqual(8);
+    expect(server.requests.find(isRoot)?.headers['authorization']).toBe('Bearer sk-local');
+  });
+
+  test('a non-streamed page request gets the whole reply as JSON at the end', async () => {
+    server.queue(isRoot, { content: 'The whole reply, at once.', slowly: { pieces: 8, delayMs: 5 } });
+    const completion = await pageClient().chat.completions.create({ model: 'scripted-model', messages: chat, stream: false });
+    expect(completion.choices[0]?.message.content).toBe('The whole reply, at once.');
+  });
+
   test('a SillyTavern source Retinue cannot speak goes to the server untouched, with a notice', async () => {
     const response = await page.fetch(`${new URL(server.baseURL).origin}/api/backends/chat-completions/generate`, {
       method: 'POST',

@@ -120,7 +120,8 @@ test('after a restart the run whose page reconnects is resumed and completes; th
   const reply = await reconnected.next('run-reply');
 
   expect(interrupted.map((run) => run.id)).toEqual([leftRunId]);
-  expect(reply).toEqual({ type: 'run-reply', reply: 'The resumed reply.' });
+  // The resumed root wrote its reply anew, and it already went to the page as it was written.
+  expect(reply).toEqual({ type: 'run-reply', reply: 'The resumed reply.', streamed: true });
   const store = await context.getStore();
   const resumedRun = await store.getRun(waitingRunId);
   expect(resumedRun?.status).toBe('completed');

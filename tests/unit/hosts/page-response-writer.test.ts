@@ -155,3 +155,52 @@ describe('progress on pages that redraw at a fixed rate', () => {
     expect(deltas.map((delta) => (delta as { content?: string }).content ?? '').join('')).toBe('The rain stopped.');
   });
 });
+
+describe('a reply streamed as the model writes it', () => {
+  async function readStream(sink: ReturnType<typeof collect>) {
+    const stream = await clientReading(sink.toResponse()).chat.completions.create({ model: 'm', messages: [], stream: true });
+    const contentDeltas: string[] = [];
+    let reasoning = '';
+    for await (const chunk of stream) {
+      const delta = chunk.choices[0]?.delta as { content?: string; reasoning_content?: string };
+      if (delta.content) contentDeltas.push(delta.content);
+      reasoning += delta.reasoning_content ?? '';
+    }
+    return { contentDeltas, content: contentDeltas.join(''), reasoning };
+  }
+
+  test('each delta is its own content event, and a streamed reply is not sent again at the end', async () => {
+    const sink = collect();
+    const writer = createPageResponseWriter({ stream: true, send: sink.send });
+    writer.reasoning('Weighing it');
+    writer.progress('scene-critic · Critique — done');
+    writer.replyDelta('The rain ');
+    writer.replyDelta('stopped.');
+    writer.reply('The rain stopped.', { streamed: true });
+    const actual = await readStream(sink);
+    expect(actual.contentDeltas).toEqual(['The rain ', 'stopped.']);
+    expect(actual.reasoning).toBe('Weighing it\nscene-critic · Critique — done\n');
+  });
+
+  test('after shown text is discarded, a reply that was not streamed follows it after a blank line', async () => {
+    const sink = collect();
+    const writer = createPageResponseWriter({ stream: true, send: sink.send });
+    writer.replyDelta('Let me ask.');
+    writer.discardShownReply();
+    writer.reply('The committed reply.');
+    const actual = await readStream(sink);
+    expect(actual.content).toBe('Let me ask.\n\nThe committed reply.');
+  });
+
+  test('a non-streamed request gets only the whole reply, as JSON at the end', async () => {
+    const sink = collect();
+    const writer = createPageResponseWriter({ stream: false, send: sink.send });
+    writer.replyDelta('Let me ask.');
+    writer.reasoning('thinking');
+    writer.discardShownReply();
+    writer.reply('The reply.', { streamed: true });
+    expect(sink.parts[0]).toEqual({ kind: 'start', status: 200, contentType: 'application/json; charset=utf-8' });
+    const completion = await clientReading(sink.toResponse()).chat.completions.create({ model: 'm', messages: [] });
+    expect(completion.choices[0]?.message.content).toBe('The reply.');
+  });
+});

@@ -1,0 +1,165 @@
+import { describe, expect, test } from 'vitest';
+import { createRootReplyStream, OPENING_MAX_CHARS, pastOpening, type ReplyStreamEvent } from '../../../src/runtime/reply-stream';
+
+/** A root stream; by default the root is done with its helpers, so turns stream from the first word. */
+function record(helpersDone = true) {
+  const events: ReplyStreamEvent[] = [];
+  const stream = createRootReplyStream((event) => events.push(event), () => helpersDone);
+  const reply = () => events.flatMap((event) => (event.kind === 'reply-delta' ? [event.text] : [])).join('');
+  const reasoning = () => events.flatMap((event) => (event.kind === 'reasoning-delta' ? [event.text] : [])).join('');
+  return { events, stream, reply, reasoning };
+}
+
+describe('the root reply stream', () => {
+  test('a plain reply goes out delta by delta as it arrives', () => {
+    const { events, stream, reply } = record();
+    const turn = stream.startTurn(true);
+    turn.text('The rain ');
+    expect(reply()).toBe('The rain ');
+    turn.text('stopped.');
+    turn.end(false);
+    expect(events).toEqual([
+      { kind: 'reply-delta', text: 'The rain ' },
+      { kind: 'reply-delta', text: 'stopped.' },
+    ]);
+    expect(stream.lastTurnStreamed).toBe(true);
+  });
+
+  test('reasoning streams apart from the reply, a leading think block too', () => {
+    const { stream, reply, reasoning } = record();
+    const turn = stream.startTurn(true);
+    turn.reasoning('Native reasoning. ');
+    turn.text('<thi');
+    expect(reply()).toBe('');
+    turn.text('nk>Weighing the duke');
+    expect(reasoning()).toBe('Native reasoning. Weighing the duke');
+    turn.text("'s words.</th");
+    turn.text('ink>\n\nShe bows.');
+    turn.end(false);
+    expect(reasoning()).toBe("Native reasoning. Weighing the duke's words.");
+    expect(reply()).toBe('She bows.');
+  });
+
+  test('text after a tool-call delta never goes out, and shown text is marked discarded', () => {
+    const { events, stream, reply } = record();
+    const turn = stream.startTurn(true);
+    turn.text('Let me ask the critic.');
+    turn.toolCallDelta();
+    turn.text(' More words.');
+    turn.end(true);
+    expect(reply()).toBe('Let me ask the critic.');
+    expect(events.at(-1)).toEqual({ kind: 'reply-discarded' });
+    expect(stream.lastTurnStreamed).toBe(false);
+  });
+
+  test('a turn that begins with a tool call shows nothing', () => {
+    const { events, stream } = record();
+    const turn = stream.startTurn(true);
+    turn.toolCallDelta();
+    turn.text('Hidden.');
+    turn.end(true);
+    expect(events).toEqual([]);
+  });
+
+  test('a Hermes call after prose is held and dropped when the turn calls tools', () => {
+    const { stream, reply } = record();
+    const turn = stream.startTurn(true);
+    turn.text('Checking. <tool_');
+    turn.text('call>{"name": "agent_list", "arguments": {}}</tool_call>');
+    turn.end(true);
+    expect(reply()).toBe('Checking. ');
+  });
+
+  test('held text is released when the turn ends without tool calls', () => {
+    const { stream, reply } = record();
+    const turn = stream.startTurn(true);
+    turn.text('{"mood": "calm"}');
+    expect(reply()).toBe('');
+    turn.end(false);
+    expect(reply()).toBe('{"mood": "calm"}');
+  });
+
+  test('a retry after shown text marks it discarded and starts over', () => {
+    const { events, stream, reply } = record();
+    const turn = stream.startTurn(true);
+    turn.text('Half a rep');
+    turn.retry();
+    turn.text('A whole reply.');
+    turn.end(false);
+    expect(events).toEqual([
+      { kind: 'reply-delta', text: 'Half a rep' },
+      { kind: 'reply-discarded' },
+      { kind: 'reply-delta', text: 'A whole reply.' },
+    ]);
+    expect(reply()).toBe('Half a repA whole reply.');
+  });
+
+  test('an abandoned turn is not a streamed reply', () => {
+    const { stream } = record();
+    const turn = stream.startTurn(true);
+    turn.text('Cut');
+    turn.abandon();
+    turn.text('more');
+    expect(stream.lastTurnStreamed).toBe(false);
+  });
+});
+
+describe('the opening of a turn before the root is done with its helpers', () => {
+  test('a one-sentence preamble before a tool call never goes out', () => {
+    const { events, stream } = record(false);
+    const turn = stream.startTurn(true);
+    turn.text('I will ask ');
+    turn.text('the retinue first.');
+    turn.toolCallDelta();
+    turn.end(true);
+    expect(events).toEqual([]);
+  });
+
+  test('a reply is held only until it is past its first sentence, then streams', () => {
+    const { stream, reply } = record(false);
+    const turn = stream.startTurn(true);
+    turn.text('The storm ');
+    turn.text('has passed.');
+    expect(reply()).toBe('');
+    turn.text(' Mara');
+    expect(reply()).toBe('The storm has passed. Mara');
+    turn.text(' climbs.');
+    expect(reply()).toBe('The storm has passed. Mara climbs.');
+    turn.end(false);
+    expect(stream.lastTurnStreamed).toBe(true);
+  });
+
+  test('a short reply that never passes its opening goes out when the turn ends', () => {
+    const { stream, reply } = record(false);
+    const turn = stream.startTurn(true);
+    turn.text('Yes.');
+    expect(reply()).toBe('');
+    turn.end(false);
+    expect(reply()).toBe('Yes.');
+  });
+
+  test('a long opening without a sentence end is shown anyway', () => {
+    const { stream, reply } = record(false);
+    const turn = stream.startTurn(true);
+    turn.text('a'.repeat(OPENING_MAX_CHARS + 1));
+    expect(reply()).toHaveLength(OPENING_MAX_CHARS + 1);
+  });
+
+  test('a turn offered no tools streams from the first word', () => {
+    const { stream, reply } = record(false);
+    const turn = stream.startTurn(false);
+    turn.text('Final');
+    expect(reply()).toBe('Final');
+  });
+});
+
+test.each([
+  ['She bows. He', true],
+  ['She bows.', false],
+  ['她鞠躬。他', true],
+  ['Line one\nLine two', true],
+  ['"Go!" she', true],
+  ['Mr', false],
+])('pastOpening(%j) is %s', (text, expected) => {
+  expect(pastOpening(text)).toBe(expected);
+});
