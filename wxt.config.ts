@@ -1,5 +1,6 @@
 import preact from '@preact/preset-vite';
 import { defineConfig } from 'wxt';
+import { noLibraryInnerHtml } from './scripts/no-library-inner-html';
 import { zodWithoutCodeGeneration } from './scripts/zod-without-code-generation';
 import { CHROME_MANIFEST_KEY, GECKO_ID } from './src/extension/identity';
 
@@ -13,7 +14,7 @@ export default defineConfig({
   modules: ['@wxt-dev/webextension-polyfill'],
   // The sources zip for addons.mozilla.org: what builds the extension, without tests, their fixtures and output.
   zip: { excludeSources: ['tests/**', 'test-output/**', 'bench/**', '.ci/**'] },
-  vite: () => ({ plugins: [preact(), zodWithoutCodeGeneration()] }),
+  vite: () => ({ plugins: [preact(), zodWithoutCodeGeneration(), noLibraryInnerHtml()] }),
   manifest: ({ browser }) => ({
     name: '__MSG_extName__',
     description: '__MSG_extDescription__',

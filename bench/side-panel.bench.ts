@@ -2,7 +2,8 @@
  * Side panel scale (not a test; `npm run bench`, or `npx tsx bench/side-panel.bench.ts`).
  * Renders the panel in happy-dom over a fake-indexeddb run store and prints ratios against baselines
  * measured in the same process: history with 1,000 runs against 10 runs, a run with 50 tasks against
- * one with 1 task, and one task's update (a journal event through the store) in each.
+ * one with 1 task, one task's update (a journal event through the store) in each, and a clock tick
+ * while the run works (the timeline's running bars grow: every bar moves as the time axis grows).
  * A ratio near 1 means the panel does not slow down with scale (history is rendered a page at a time).
  */
 import 'fake-indexeddb/auto';
@@ -52,7 +53,7 @@ function task(runId: string, index: number, status: AgentTaskRecord['status']): 
     id: `${runId}-task-${index}`, runId, parentInvocationId: `${runId}-root`, childInvocationId: `${runId}-child-${index}`,
     targetProfileId: 'scene-critic', workspaceKey: index === 0 ? 'scene-critic' : `scene-critic-${String(index + 1).padStart(3, '0')}`,
     continuation: 'returnToParent', status, task: { title: `Critique scene part ${index + 1}`, objective: 'Critique it.' },
-    budget: { maxRounds: 6, maxToolCalls: 12 }, createdAt: 1_000 + index, startedAt: 1_000 + index, usage: { ...emptyUsage(), rounds: 2, toolCalls: 3, totalTokens: 1_500 },
+    budget: { maxRounds: 6, maxToolCalls: 12 }, createdAt: 20_000 + index * 10, startedAt: 20_000 + index * 10, usage: { ...emptyUsage(), rounds: 2, toolCalls: 3, totalTokens: 1_500 },
   };
 }
 
@@ -89,6 +90,7 @@ const flushRenders = async () => {
 interface Scenario {
   initialRender: number;
   taskUpdate: number;
+  clockTick: number;
   rowsRendered: number;
 }
 
@@ -96,9 +98,11 @@ async function measure(label: string, options: { runs: number; tasksInLatest: nu
   const store = await seed(`bench-${label}`, options);
   const initial: number[] = [];
   const updates: number[] = [];
+  const ticks: number[] = [];
   let rowsRendered = 0;
   for (let repeat = 0; repeat < REPEATS; repeat += 1) {
-    const state = createSidePanelState({ store, connection, settings: settingsAccess, refreshDelayMs: 0 });
+    // The panel's clock reads 30 s after the latest run began (its tasks started at 20 s).
+    const state = createSidePanelState({ store, connection, settings: settingsAccess, refreshDelayMs: 0, now: () => 30_000 });
     await state.setOrigin(SITE);
     await state.settled();
     const container = happyWindow.document.createElement('div');
@@ -122,13 +126,23 @@ async function measure(label: string, options: { runs: number; tasksInLatest: nu
     if (container.querySelector(`[data-task-id="${changed.id}"]`)?.getAttribute('data-status') !== 'partial') {
       throw new Error(`${label}: the task row did not show the update`);
     }
+
+    // A second passes while the run works: the timeline's axis grows and every running bar with it.
+    const axisBefore = container.querySelector('.timeline-axis')?.textContent;
+    started = performance.now();
+    state.now.value += 1_000;
+    await flushRenders();
+    ticks.push(performance.now() - started);
+    const timelineBars = container.querySelectorAll('.timeline-bar').length;
+    if (timelineBars !== options.tasksInLatest + 1) throw new Error(`${label}: the timeline drew ${timelineBars} bars for ${options.tasksInLatest} tasks`);
+    if (container.querySelector('.timeline-axis')?.textContent === axisBefore) throw new Error(`${label}: the timeline's axis did not grow with the clock`);
     await store.putTask(task(runId, 0, 'running'));
     render(null, container as unknown as Element);
     container.remove();
     state.dispose();
   }
   store.close();
-  return { initialRender: median(initial), taskUpdate: median(updates), rowsRendered };
+  return { initialRender: median(initial), taskUpdate: median(updates), clockTick: median(ticks), rowsRendered };
 }
 
 const format = (milliseconds: number) => `${milliseconds.toFixed(2)} ms`;
@@ -143,14 +157,15 @@ const largeRun = await measure('run-50-tasks', { runs: 1, tasksInLatest: 50 });
 
 console.log(`Side panel in happy-dom, median of ${REPEATS} (ratios against the baseline of the same run):`);
 console.table({
-  'history: 10 runs (baseline)': { 'initial render': format(smallHistory.initialRender), 'task update': format(smallHistory.taskUpdate), rows: smallHistory.rowsRendered, ratio: '1.00×' },
-  'history: 1,000 runs': { 'initial render': format(largeHistory.initialRender), 'task update': format(largeHistory.taskUpdate), rows: largeHistory.rowsRendered, ratio: `${ratio(largeHistory.initialRender, smallHistory.initialRender)} render, ${ratio(largeHistory.taskUpdate, smallHistory.taskUpdate)} update` },
-  'run: 1 task (baseline)': { 'initial render': format(smallRun.initialRender), 'task update': format(smallRun.taskUpdate), rows: smallRun.rowsRendered, ratio: '1.00×' },
-  'run: 50 tasks': { 'initial render': format(largeRun.initialRender), 'task update': format(largeRun.taskUpdate), rows: largeRun.rowsRendered, ratio: `${ratio(largeRun.initialRender, smallRun.initialRender)} render, ${ratio(largeRun.taskUpdate, smallRun.taskUpdate)} update` },
+  'history: 10 runs (baseline)': { 'initial render': format(smallHistory.initialRender), 'task update': format(smallHistory.taskUpdate), 'clock tick': format(smallHistory.clockTick), rows: smallHistory.rowsRendered, ratio: '1.00×' },
+  'history: 1,000 runs': { 'initial render': format(largeHistory.initialRender), 'task update': format(largeHistory.taskUpdate), 'clock tick': format(largeHistory.clockTick), rows: largeHistory.rowsRendered, ratio: `${ratio(largeHistory.initialRender, smallHistory.initialRender)} render, ${ratio(largeHistory.taskUpdate, smallHistory.taskUpdate)} update` },
+  'run: 1 task (baseline)': { 'initial render': format(smallRun.initialRender), 'task update': format(smallRun.taskUpdate), 'clock tick': format(smallRun.clockTick), rows: smallRun.rowsRendered, ratio: '1.00×' },
+  'run: 50 tasks': { 'initial render': format(largeRun.initialRender), 'task update': format(largeRun.taskUpdate), 'clock tick': format(largeRun.clockTick), rows: largeRun.rowsRendered, ratio: `${ratio(largeRun.initialRender, smallRun.initialRender)} render, ${ratio(largeRun.taskUpdate, smallRun.taskUpdate)} update, ${ratio(largeRun.clockTick, smallRun.clockTick)} tick` },
 });
 console.log(
   'Initial render grows with the rows actually drawn: history draws one page (50 rows) whatever its length, ' +
     'a run draws all its tasks. In happy-dom most of that time is its own node bookkeeping; a browser is faster. ' +
-    'A task update re-reads one record and re-renders one row, so it stays flat.',
+    'A task update re-reads one record and re-renders one row, so it stays flat. A clock tick moves every ' +
+    'timeline bar of a running run (the axis grows), so it grows with the tasks.',
 );
 await happyWindow.happyDOM.close();

@@ -5,8 +5,11 @@ import { Marked } from 'marked';
 export const DEFAULT_MARKDOWN_CHAR_LIMIT = 100_000;
 
 export interface RenderedMarkdown {
-  /** Sanitised HTML, safe to put into `innerHTML` of an extension page. */
-  html: string;
+  /**
+   * The sanitised document as nodes of the given window's document, to insert as they are
+   * (`element.replaceChildren(fragment)`): no HTML string is ever assigned to `innerHTML`.
+   */
+  fragment: DocumentFragment;
   /** True when the source was longer than the limit and only its beginning was rendered. */
   truncated: boolean;
   shownChars: number;
@@ -105,9 +108,9 @@ function cutSource(source: string, maxChars: number): string {
  * Replaces every image with a text placeholder so nothing remote loads: the image's alt text, and a
  * link to its address when that is a web address the reader may choose to open.
  */
-function replaceImages(template: HTMLTemplateElement): void {
-  const document = template.ownerDocument;
-  for (const image of Array.from(template.content.querySelectorAll('img'))) {
+function replaceImages(root: ParentNode & Node): void {
+  const document = root.ownerDocument ?? (root as Document);
+  for (const image of Array.from(root.querySelectorAll('img'))) {
     const source = image.getAttribute('src') ?? '';
     const label = `[image: ${image.getAttribute('alt') || 'no description'}]`;
     let placeholder: HTMLElement;
@@ -129,25 +132,28 @@ function replaceImages(template: HTMLTemplateElement): void {
  * `rel="noopener noreferrer"`, and huge documents are cut to their beginning.
  *
  * @example
- * const { html, truncated } = renderMarkdown(capsuleMarkdown);
- * element.innerHTML = html;
+ * const { fragment, truncated } = renderMarkdown(capsuleMarkdown);
+ * element.replaceChildren(fragment);
  */
 export function renderMarkdown(source: string, options: RenderMarkdownOptions = {}): RenderedMarkdown {
   const view = options.window ?? window;
   const maxChars = options.maxChars ?? DEFAULT_MARKDOWN_CHAR_LIMIT;
   const shown = cutSource(source, maxChars);
   const rawHtml = marked.parse(shown) as string;
-  // A template's content is inert: nothing in it loads or runs while the images are swapped out.
-  const template = view.document.createElement('template');
-  template.innerHTML = rawHtml;
-  replaceImages(template);
+  // A parsed document has no browsing context: nothing in it loads or runs while the images are swapped out.
+  const parsed = new (view as Window & typeof globalThis).DOMParser().parseFromString(rawHtml, 'text/html');
+  replaceImages(parsed.body);
+  // DOMPurify takes a fragment (a detached <body> would be a root it must remove, and refuses to).
+  let inert = parsed.createDocumentFragment();
+  inert.append(...Array.from(parsed.body.childNodes));
   const purifier = purifierFor(view);
-  const purified = purifier
-    ? purifier.sanitize(template.innerHTML, { ALLOWED_TAGS, ALLOWED_ATTR, ALLOWED_URI_REGEXP, ALLOW_DATA_ATTR: false, ALLOW_ARIA_ATTR: false })
-    : template.innerHTML;
-  const checked = view.document.createElement('template');
-  checked.innerHTML = purified;
-  enforceAllowList(checked.content);
-  const html = checked.innerHTML;
-  return { html, truncated: shown.length < source.length, shownChars: shown.length, totalChars: source.length };
+  if (purifier) {
+    inert = purifier.sanitize(inert, {
+      ALLOWED_TAGS, ALLOWED_ATTR, ALLOWED_URI_REGEXP, ALLOW_DATA_ATTR: false, ALLOW_ARIA_ATTR: false, RETURN_DOM_FRAGMENT: true,
+    });
+  }
+  // Checked while still in an inert document, then imported: the caller gets nodes of its window's document.
+  enforceAllowList(inert);
+  const fragment = view.document.importNode(inert, true);
+  return { fragment, truncated: shown.length < source.length, shownChars: shown.length, totalChars: source.length };
 }

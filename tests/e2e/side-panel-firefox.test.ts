@@ -79,6 +79,24 @@ describe('Firefox: the sidebar', () => {
       description: 'the first task’s rendered result',
     });
     expect(rendered).toContain(defaultDelegations[0]!.finding);
+
+    // The timeline: the root, then one bar per helper, each finished, the reply's moments marked; and the cost line.
+    const timeline = await sidebar.evaluate(() => ({
+      bars: Array.from(document.querySelectorAll('.timeline-row')).map((row) => [row.querySelector('.timeline-name')?.textContent, row.getAttribute('data-status')]),
+      reply: document.querySelector('.timeline-reply')?.textContent,
+      markers: document.querySelectorAll('.timeline-marker').length,
+      cost: document.querySelector('.cost-total')?.textContent,
+    }));
+    expect(timeline.bars).toEqual([['root', 'completed'], ...defaultDelegations.map((delegation) => [delegation.agentId, 'completed'])]);
+    expect(timeline.reply).toMatch(/^Reply started at \d+\.\ds, finished at \d+\.\ds$/);
+    expect(timeline.markers).toBe(2);
+    expect(timeline.cost).toMatch(/5 model calls/);
+    await sidebar.evaluate(() => (document.querySelectorAll('.timeline-bar')[1] as HTMLButtonElement).focus());
+    const details = await sidebar.evaluate(() => {
+      const shown = document.querySelectorAll('.timeline-row')[1]?.querySelector('.timeline-details');
+      return shown && getComputedStyle(shown).display !== 'none' ? shown.textContent : undefined;
+    });
+    expect(details).toMatch(/Started at \d+\.\ds, ended at/);
     await saveScreenshot(sidebar, 'side-panel-firefox');
   });
 });

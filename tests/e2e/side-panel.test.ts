@@ -79,9 +79,9 @@ describe('Chromium: the side panel', () => {
     expect(await panel.getByRole('button', { name: /^Cancel/ }).count()).toBe(0);
 
     const first = defaultDelegations[0]!;
-    await panel.getByRole('button', { name: `${first.title}: show or hide details` }).click();
+    await panel.locator('.task-row').first().getByRole('button', { name: first.title }).click();
     await panel.locator('.task-row').first().locator('.markdown-body').getByText(first.finding, { exact: false }).first().waitFor();
-    expect(await panel.getByRole('button', { name: `${first.title}: show or hide details` }).getAttribute('aria-expanded')).toBe('true');
+    expect(await panel.locator('.task-row').first().getByRole('button', { name: first.title }).getAttribute('aria-expanded')).toBe('true');
     expect(await panel.locator('.task-row').first().locator('.artifact-path').allTextContents()).toContain('summaries/result.md');
     expect(runs).toHaveLength(1);
     expect(tasks.map((task) => task.status)).toEqual(['completed', 'completed']);
@@ -96,7 +96,7 @@ describe('Chromium: the side panel', () => {
     const second = tasks.find((task) => task.runId === runs[0]!.id && task.workspaceKey === defaultDelegations[1]!.agentId)!;
     await writeWorkspaceFile(panel, { runId: String(second.runId), path: `summaries/agents/${String(second.workspaceKey)}/result.md`, content: HOSTILE_RESULT });
     await panel.reload();
-    await panel.getByRole('button', { name: `${defaultDelegations[1]!.title}: show or hide details` }).click();
+    await panel.locator('.task-row').nth(1).getByRole('button', { name: defaultDelegations[1]!.title }).click();
     const body = panel.locator('.task-row').nth(1).locator('.markdown-body');
     await body.getByRole('heading', { name: 'Hostile result' }).waitFor();
 

@@ -50,3 +50,9 @@ const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'short', time
 export function formatTime(time: number): string {
   return timeFormat.format(time);
 }
+
+/** A moment counted from the start of a run: `12.3s` under a minute, else as {@link formatDuration}. */
+export function formatOffset(milliseconds: number): string {
+  if (milliseconds < 60_000) return `${(Math.max(0, milliseconds) / 1_000).toFixed(1)}s`;
+  return formatDuration(milliseconds);
+}

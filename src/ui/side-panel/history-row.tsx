@@ -2,7 +2,7 @@ import { memo } from 'preact/compat';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { AgentRun } from '../../records/run';
 import { t } from '../ui-text';
-import { formatTime } from './format';
+import { formatCount, formatDuration, formatTime } from './format';
 import { StatusBadge } from './status-badge';
 
 export interface HistoryRowProps {
@@ -30,11 +30,17 @@ function HistoryRowComponent({ run, showOrigin, isOpen, onOpen, onDelete }: Hist
   const title = run.title || t('sidepanel_untitled');
   return (
     <li class={`history-row${isOpen ? ' is-open' : ''}`} data-run-id={run.id}>
-      <button type="button" class="history-open" aria-label={t('sidepanel_open_run_label', title)} aria-current={isOpen ? 'true' : undefined} onClick={() => onOpen(run.id)}>
+      {/* No aria-label: the visible title, time and cost are the button's name (WCAG 2.5.3). */}
+      <button type="button" class="history-open" aria-current={isOpen ? 'true' : undefined} onClick={() => onOpen(run.id)}>
+        <span class="visually-hidden">{t('sidepanel_open_run_prefix')} </span>
         <span class="history-title">{title}</span>
         <span class="history-meta">
           {formatTime(run.createdAt)}
           {showOrigin && ` · ${run.origin}`}
+        </span>
+        <span class="history-meta history-total">
+          {t('sidepanel_history_total', formatCount(run.usage.rounds), formatCount(run.usage.promptTokens), formatCount(run.usage.completionTokens))}
+          {run.endedAt !== undefined && ` · ${formatDuration(run.endedAt - run.createdAt)}`}
         </span>
       </button>
       <StatusBadge status={run.status} />

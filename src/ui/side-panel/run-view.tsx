@@ -1,9 +1,11 @@
 import type { SidePanelState } from './side-panel-state';
 import { t } from '../ui-text';
 import { formatDuration, runElapsed } from './format';
+import { CostLine } from './cost-line';
 import { MarkdownView } from './markdown-view';
 import { RunExportButtons } from './run-actions';
 import { RunFallbackNote } from './run-fallback-note';
+import { RunTimeline } from './run-timeline';
 import { StatusBadge } from './status-badge';
 import { TaskList } from './task-list';
 
@@ -40,6 +42,8 @@ export function RunView({ state }: { state: SidePanelState }) {
         <RunExportButtons store={state.store} runId={run.id} onError={report} />
       </div>
       {run.fallback ? <RunFallbackNote fallback={run.fallback} /> : run.error && <p class="error-text">{t('sidepanel_run_error', run.error.message)}</p>}
+      <CostLine run={run} journal={state.journal.value} now={state.now.value} />
+      <RunTimeline run={run} tasks={state.tasks.value} journal={state.journal.value} now={state.now.value} />
       <TaskList tasks={state.tasks.value} store={state.store} now={state.now.value} onCancel={state.cancelTask} />
       {run.reply && (
         <details class="run-reply">

@@ -29,6 +29,8 @@ export interface SidePanelState {
   settings: Signal<Settings | undefined>;
   run: Signal<AgentRun | undefined>;
   tasks: Signal<AgentTaskRecord[]>;
+  /** The shown run's journal, in order (the timeline and the cost line are read from it). */
+  journal: Signal<JournalEvent[]>;
   /** Set when the user opened a run from history; the panel then stops following the latest run. */
   pinnedRunId: Signal<string | undefined>;
   historyScope: Signal<HistoryScope>;
@@ -65,6 +67,7 @@ export function createSidePanelState(dependencies: SidePanelDependencies): SideP
   const settings = signal<Settings | undefined>(undefined);
   const run = signal<AgentRun | undefined>(undefined);
   const tasks = signal<AgentTaskRecord[]>([]);
+  const journal = signal<JournalEvent[]>([]);
   const pinnedRunId = signal<string | undefined>(undefined);
   const historyScope = signal<HistoryScope>('site');
   const query = signal('');
@@ -96,11 +99,13 @@ export function createSidePanelState(dependencies: SidePanelDependencies): SideP
     if (!runId) {
       run.value = undefined;
       tasks.value = [];
+      journal.value = [];
       return;
     }
-    const [loadedRun, loadedTasks] = await Promise.all([store.getRun(runId), store.listTasks(runId)]);
+    const [loadedRun, loadedTasks, loadedJournal] = await Promise.all([store.getRun(runId), store.listTasks(runId), store.readJournal(runId)]);
     run.value = loadedRun;
     tasks.value = loadedTasks;
+    journal.value = loadedJournal;
   }
 
   async function showLatest(): Promise<void> {
@@ -132,12 +137,18 @@ export function createSidePanelState(dependencies: SidePanelDependencies): SideP
     dirtyTaskIds.clear();
     const rereadRun = runDirty;
     runDirty = false;
-    const [freshRun, ...freshTasks] = await Promise.all([
+    const knownJournal = journal.value;
+    const [freshRun, newEvents, ...freshTasks] = await Promise.all([
       rereadRun ? store.getRun(current.id) : Promise.resolve(current),
+      // Only the events after the last one shown: the journal is append-only.
+      store.readJournal(current.id, (knownJournal.at(-1)?.seq ?? 0) + 1),
       ...taskIds.map((taskId) => store.getTask(taskId)),
     ]);
     if (run.value?.id !== current.id) return;
     if (freshRun) run.value = freshRun;
+    const lastSeq = journal.value.at(-1)?.seq ?? 0;
+    const unseen = newEvents.filter((event) => event.seq > lastSeq);
+    if (unseen.length > 0) journal.value = [...journal.value, ...unseen];
     let nextTasks = tasks.value;
     for (const task of freshTasks) {
       if (!task || task.runId !== current.id) continue;
@@ -193,7 +204,7 @@ export function createSidePanelState(dependencies: SidePanelDependencies): SideP
   });
 
   return {
-    origin, settings, run, tasks, pinnedRunId, historyScope, query, history, visibleHistory, matchingHistoryCount,
+    origin, settings, run, tasks, journal, pinnedRunId, historyScope, query, history, visibleHistory, matchingHistoryCount,
     now, notice, store, settingsAccess: dependencies.settings,
     setOrigin(next) {
       origin.value = next;

@@ -24,12 +24,12 @@ function TaskRowComponent({ task, store, now, onCancel }: TaskRowProps) {
   return (
     <li class={`task-row task-${status}`} data-task-id={task.id} data-status={status}>
       <div class="task-head">
+        {/* Its name is what it shows, agent and title (WCAG 2.5.3); aria-expanded says it opens. */}
         <button
           type="button"
           class="task-toggle"
           aria-expanded={open}
           aria-controls={detailsId}
-          aria-label={t('sidepanel_task_toggle_label', task.task.title)}
           onClick={() => setOpen(!open)}
         >
           <span class="disclosure" aria-hidden="true">{open ? '▾' : '▸'}</span>

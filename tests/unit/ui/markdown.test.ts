@@ -4,7 +4,7 @@ import { renderMarkdown } from '../../../src/ui/markdown';
 
 function renderToElement(source: string, maxChars?: number): HTMLElement {
   const element = document.createElement('div');
-  element.innerHTML = renderMarkdown(source, { maxChars }).html;
+  element.replaceChildren(renderMarkdown(source, { maxChars }).fragment);
   return element;
 }
 
@@ -88,7 +88,7 @@ describe('renderMarkdown', () => {
     expect(rendered.truncated).toBe(true);
     expect(rendered.totalChars).toBe(source.length);
     expect(rendered.shownChars).toBeLessThanOrEqual(5_000);
-    expect(rendered.html.length).toBeLessThan(10_000);
+    expect(rendered.fragment.textContent?.length).toBeLessThan(10_000);
   });
 
   it('renders a short document whole', () => {

@@ -54,7 +54,7 @@ describe('SidePanelApp', () => {
     await show();
 
     expect(screen.getByRole('heading', { name: 'Newest turn' })).toBeTruthy();
-    expect(screen.getByText('Critique')).toBeTruthy();
+    expect(within(document.querySelector<HTMLElement>('.task-list')!).getByText('Critique')).toBeTruthy();
     expect(connection.sent).toContainEqual({ type: 'subscribe-origin', origin: SITE });
     const history = within(screen.getByRole('region', { name: 'History' }));
     expect(history.getAllByRole('button', { name: /^Open run/ }).map((button) => button.textContent)).toEqual([
@@ -76,6 +76,25 @@ describe('SidePanelApp', () => {
     await waitFor(() => expect(within(document.querySelector<HTMLElement>('[data-task-id="task-1"]')!).getByText('Partial')).toBeTruthy());
   });
 
+  it('reads the run’s journal for its cost line and timeline, and takes in new events as they are appended', async () => {
+    await store.putRun(buildRun({ id: 'run-1', status: 'running', createdAt: 1_000 }));
+    await store.appendJournal({ runId: 'run-1', time: 1_000, type: 'run-start', invocationId: 'run-1-root', data: { rootProfileId: 'writer' } });
+    await store.appendJournal({ runId: 'run-1', time: 1_100, type: 'model-call-start', invocationId: 'run-1-root', data: { round: 1, model: 'page model' } });
+    await store.appendJournal({ runId: 'run-1', time: 2_000, type: 'model-call-end', invocationId: 'run-1-root', data: { round: 1, ok: true, toolCalls: 1, usage: { rounds: 1, promptTokens: 800, completionTokens: 40, totalTokens: 840 } } });
+    await show();
+    expect(document.querySelector('.cost-total')!.textContent).toContain('1 model calls');
+    expect(document.querySelector('.timeline-row[data-bar-id="root"] .timeline-name')!.textContent).toBe('writer (root)');
+
+    await store.appendJournal({ runId: 'run-1', time: 3_000, type: 'model-call-start', invocationId: 'run-1-root', data: { round: 2, model: 'page model' } });
+    const ended = await store.appendJournal({ runId: 'run-1', time: 4_000, type: 'model-call-end', invocationId: 'run-1-root', data: { round: 2, ok: true, toolCalls: 0, usage: { rounds: 1, promptTokens: 900, completionTokens: 60, totalTokens: 960 } } });
+    connection.push(ended);
+    await state.settled();
+
+    await waitFor(() => expect(document.querySelector('.cost-total')!.textContent).toContain('2 model calls'));
+    expect(document.querySelector('.cost-total')!.textContent).toContain('1,700 tokens in, 100 out');
+    expect(state.journal.value.map((event) => event.seq)).toEqual([1, 2, 3, 4, 5]);
+  });
+
   it('adds a newly delegated task and switches to a new run of the site', async () => {
     await store.putRun(buildRun({ id: 'run-1', status: 'running', title: 'First turn' }));
     await show();
@@ -83,7 +102,7 @@ describe('SidePanelApp', () => {
     await store.putTask(buildTask({ id: 'task-new', task: { title: 'Fresh task', objective: 'o' } }));
     connection.push({ runId: 'run-1', seq: 3, time: 2, type: 'task-queued', taskId: 'task-new', data: {} });
     await state.settled();
-    await waitFor(() => expect(screen.getByText('Fresh task')).toBeTruthy());
+    await waitFor(() => expect(within(document.querySelector<HTMLElement>('.task-list')!).getByText('Fresh task')).toBeTruthy());
 
     await store.putRun(buildRun({ id: 'run-2', status: 'running', title: 'Second turn', createdAt: 5_000 }));
     connection.push({ runId: 'run-2', seq: 1, time: 5_000, type: 'run-start', data: {} });
@@ -108,14 +127,14 @@ describe('SidePanelApp', () => {
     await store.putRun(buildRun({ id: 'market', title: 'The market scene', createdAt: 2_000, reply: 'Spices everywhere.' }));
     await show();
 
-    fireEvent.click(screen.getByRole('button', { name: 'Open run The dragon scene' }));
+    fireEvent.click(screen.getByRole('button', { name: /^Open run The dragon scene\b/ }));
     await state.settled();
     expect(screen.getByRole('heading', { name: 'The dragon scene' })).toBeTruthy();
     expect(connection.sent).toContainEqual({ type: 'subscribe-run', runId: 'dragon' });
 
     fireEvent.input(screen.getByRole('searchbox', { name: 'Search runs' }), { target: { value: 'spices' } });
-    expect(screen.queryByRole('button', { name: 'Open run The dragon scene' })).toBeNull();
-    expect(screen.getByRole('button', { name: 'Open run The market scene' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /^Open run The dragon scene\b/ })).toBeNull();
+    expect(screen.getByRole('button', { name: /^Open run The market scene\b/ })).toBeTruthy();
 
     fireEvent.click(screen.getByRole('button', { name: 'Delete run The market scene' }));
     expect(await store.getRun('market')).toBeDefined();
@@ -142,12 +161,12 @@ describe('SidePanelApp', () => {
     await store.putRun(buildRun({ id: 'here', title: 'Here', createdAt: 1_000 }));
     await store.putRun(buildRun({ id: 'there', title: 'There', origin: 'http://localhost:9000', createdAt: 2_000 }));
     await show();
-    expect(screen.queryByRole('button', { name: 'Open run There' })).toBeNull();
+    expect(screen.queryByRole('button', { name: /^Open run There\b/ })).toBeNull();
 
     fireEvent.click(screen.getByRole('button', { name: 'All sites' }));
     await state.settled();
 
-    expect(screen.getByRole('button', { name: 'Open run There' }).textContent).toContain('http://localhost:9000');
+    expect(screen.getByRole('button', { name: /^Open run There\b/ }).textContent).toContain('http://localhost:9000');
   });
 
   it('pages a long history: 50 rows first, more on request', async () => {

@@ -91,7 +91,7 @@ describe('TaskList', () => {
     await store.writeFile({ runId: 'run-1', path: 'summaries/agents/continuity-checker/result.md', updatedAt: 1, content: '# Continuity\n\nNo contradictions found. <script>bad()</script>' });
     await store.writeFile({ runId: 'run-1', path: 'summaries/agents/continuity-checker/notes.md', updatedAt: 1, content: 'Chapter 3: Anna is 30.' });
     renderList();
-    const toggle = screen.getByRole('button', { name: 'Check continuity: show or hide details' });
+    const toggle = screen.getByRole('button', { name: 'continuity-checker Check continuity' });
     expect(toggle.getAttribute('aria-expanded')).toBe('false');
 
     fireEvent.click(toggle);
@@ -110,7 +110,7 @@ describe('TaskList', () => {
   it('opens a failed task to its error and a task without a capsule to a plain note', async () => {
     renderList();
 
-    fireEvent.click(screen.getByRole('button', { name: 'Research places: show or hide details' }));
+    fireEvent.click(screen.getByRole('button', { name: 'researcher-002 Research places' }));
 
     const row = within(rowOf('failed'));
     expect(row.getByText('Error: The model endpoint refused the call.')).toBeTruthy();

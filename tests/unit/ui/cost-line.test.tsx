@@ -1,0 +1,103 @@
+// @vitest-environment happy-dom
+import { cleanup, render, screen } from '@testing-library/preact';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { JournalEvent } from '../../../src/records/journal';
+import { CostLine } from '../../../src/ui/side-panel/cost-line';
+import { HistoryRow } from '../../../src/ui/side-panel/history-row';
+import { summariseRunCost } from '../../../src/ui/side-panel/run-cost';
+import { buildRun } from '../../support/record-builders';
+import { installEnglishMessages } from '../../support/english-messages';
+
+beforeAll(installEnglishMessages);
+afterEach(cleanup);
+
+const START = 50_000;
+let seq = 0;
+
+/** One finished model call of `invocationId`, `model` named at its start, `usage` at its end. */
+function call(invocationId: string, round: number, model: string, startedAt: number, tookMs: number, usage?: Record<string, unknown>): JournalEvent[] {
+  return [
+    { runId: 'run-1', seq: ++seq, time: startedAt, type: 'model-call-start', invocationId, data: { round, model } },
+    { runId: 'run-1', seq: ++seq, time: startedAt + tookMs, type: 'model-call-end', invocationId, data: { round, ok: true, toolCalls: 0, ...(usage ? { usage } : {}) } },
+  ];
+}
+
+const reported = (promptTokens: number, completionTokens: number) => ({ rounds: 1, promptTokens, completionTokens, totalTokens: promptTokens + completionTokens });
+
+function journal(): JournalEvent[] {
+  return [
+    ...call('root', 1, 'page model', START, 2_000, reported(1_000, 50)),
+    ...call('child-a', 1, 'local · qwen3-8b', START + 2_100, 1_000, reported(400, 100)),
+    // Two children at once on the same model: both calls' time counts.
+    ...call('child-b', 1, 'local · qwen3-8b', START + 2_200, 1_500, { ...reported(300, 80), estimated: true }),
+    ...call('root', 2, 'page model', START + 4_000, 1_000, reported(0, 0)),
+    // A failed call carries no usage: it is not counted.
+    { runId: 'run-1', seq: ++seq, time: START + 5_100, type: 'model-call-start', invocationId: 'root', data: { round: 3, model: 'page model' } },
+    { runId: 'run-1', seq: ++seq, time: START + 5_200, type: 'model-call-end', invocationId: 'root', data: { round: 3, ok: false, error: { code: 'provider', message: 'x' } } },
+  ];
+}
+
+describe('summariseRunCost', () => {
+  it('sums calls, tokens in and out and call time by model, marking estimated and unreported calls', () => {
+    const run = buildRun({ createdAt: START, endedAt: START + 6_000 });
+
+    const cost = summariseRunCost(run, journal(), 0);
+
+    expect(cost.byModel).toEqual([
+      { model: 'page model', calls: 2, tokensIn: 1_000, tokensOut: 50, estimatedCalls: 0, unreportedCalls: 1, callMilliseconds: 3_000 },
+      { model: 'local · qwen3-8b', calls: 2, tokensIn: 700, tokensOut: 180, estimatedCalls: 1, unreportedCalls: 0, callMilliseconds: 2_500 },
+    ]);
+    expect({ calls: cost.calls, tokensIn: cost.tokensIn, tokensOut: cost.tokensOut, wall: cost.wallMilliseconds }).toEqual({ calls: 4, tokensIn: 1_700, tokensOut: 230, wall: 6_000 });
+  });
+
+  it('counts wall time to now while the run is running', () => {
+    const run = buildRun({ createdAt: START, status: 'running' });
+
+    expect(summariseRunCost(run, [], START + 7_000).wallMilliseconds).toBe(7_000);
+  });
+});
+
+describe('CostLine', () => {
+  it('shows the totals and one line per model, estimated and unreported usage said in words', () => {
+    const run = buildRun({ createdAt: START, endedAt: START + 6_000 });
+
+    render(<CostLine run={run} journal={journal()} now={0} />);
+
+    const total = document.querySelector('.cost-total')!.textContent;
+    expect(total).toContain('4 model calls');
+    expect(total).toContain('1,700 tokens in, 230 out (estimated)');
+    expect(total).toContain('1 calls reported no usage');
+    expect(total).toContain('wall time 6s');
+    const local = document.querySelector('[data-model="local · qwen3-8b"]')!.textContent;
+    expect(local).toContain('2 model calls');
+    expect(local).toContain('700 tokens in, 180 out (estimated)');
+    expect(local).toContain('2.5s in calls');
+    expect(document.querySelector('[data-model="page model"]')!.textContent).not.toContain('estimated');
+  });
+
+  it('says "no usage reported" where no call of a model reported any', () => {
+    const run = buildRun({ createdAt: START, endedAt: START + 3_000 });
+
+    render(<CostLine run={run} journal={call('root', 1, 'page model', START, 1_000, reported(0, 0))} now={0} />);
+
+    expect(document.querySelector('[data-model="page model"]')!.textContent).toContain('no usage reported');
+    expect(document.querySelector('.cost-total')!.textContent).not.toContain('tokens in');
+  });
+
+  it('says so when no model call has finished yet', () => {
+    render(<CostLine run={buildRun({ createdAt: START, status: 'running' })} journal={[]} now={START + 1_000} />);
+
+    expect(screen.getByText('No model call has finished yet.')).toBeTruthy();
+  });
+});
+
+describe('HistoryRow', () => {
+  it('shows the run’s total: model calls, tokens in and out, wall time', () => {
+    const run = buildRun({ title: 'The harbour', createdAt: START, endedAt: START + 65_000, usage: { rounds: 7, toolCalls: 3, promptTokens: 12_000, completionTokens: 900, totalTokens: 12_900 } });
+
+    render(<ul><HistoryRow run={run} showOrigin={false} isOpen={false} onOpen={() => undefined} onDelete={() => undefined} /></ul>);
+
+    const open = screen.getByRole('button', { name: /^Open run The harbour/ });
+    expect(open.textContent).toContain('7 calls · 12,000 in / 900 out tokens · 1m 05s');
+  });
+});
