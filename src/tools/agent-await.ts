@@ -22,7 +22,7 @@ export const agentAwaitParameters = z.strictObject({
     .int()
     .min(0)
     .optional()
-    .describe(`At most ${AWAIT_MAX_TIMEOUT_MS}; leave out to wait as long as the tasks themselves may take.`),
+    .describe(`At most ${AWAIT_MAX_TIMEOUT_MS}; default: the tasks' own time.`),
 });
 
 function seconds(milliseconds: number): string {
