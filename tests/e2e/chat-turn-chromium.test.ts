@@ -1,5 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { builtInProfiles } from '../../src/profiles/built-in-profiles';
+import type { SettingsInput } from '../../src/settings/schema';
 import type { ScriptedModelServer } from '../support/scripted-model-server';
 import { expectTurnPassesThroughAfterSwitchOff, runDelegatingTurn, waitForEndedRuns, startChromiumScenario, type ChromiumScenario } from './chat-turn-scenarios';
 import { defaultDelegations, scriptDelegatingRoot, type ScriptedDelegation } from './support/delegating-root-script';
@@ -7,7 +9,7 @@ import type { ChromiumWithExtension } from './support/chromium';
 import { waitUntil } from './support/evaluating-handle';
 import { sendFixtureMessage, startFixtureMessage, waitForFixtureReady, waitForFixtureStatus } from './support/fixture-pages';
 import type { FixtureServer } from './support/fixture-server';
-import { readIndexedDb, readRunStore } from './support/settings';
+import { readIndexedDb, readRunStore, readStorage, writeSettings } from './support/settings';
 import { saveScreenshot } from './support/screenshots';
 import { inviteStrangers, strangerReports } from './support/strangers';
 import { LIVE_REPLY_SELECTOR } from './support/reply-growth';
@@ -167,6 +169,10 @@ describe('Chromium: a chat turn becomes a delegated run', () => {
   });
 
   test('when the service worker stops after the root cancelled a task, the run finishes and the cancelled task stays cancelled', async () => {
+    // The built-in root leaves agent_cancel out to keep its prompt small: this root gets it back.
+    const settings = (await readStorage(options, 'settings')) as SettingsInput;
+    const root = builtInProfiles.find((profile) => profile.id === 'root')!;
+    await writeSettings(options, { ...settings, profiles: [...(settings.profiles ?? []), { ...root, tools: { allow: [...root.tools.allow, 'agent.cancel'] } }] });
     const page = await openFixture('/openai-chat/');
     model.reset();
     const [checker, critic] = defaultDelegations as [ScriptedDelegation, ScriptedDelegation];
@@ -216,6 +222,7 @@ describe('Chromium: a chat turn becomes a delegated run', () => {
     const journal = (await readIndexedDb(options, { store: 'journal' })) as Array<{ runId: string; type: string }>;
     expect(journal.filter((event) => event.runId === run?.id).map((event) => event.type)).toContain('run-resume');
     await page.close();
+    await writeSettings(options, settings);
   });
 
   test('frames, a sandboxed srcdoc frame, a popup and a second connect get nothing; the page’s own turn is delegated', async () => {

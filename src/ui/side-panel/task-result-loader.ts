@@ -15,6 +15,18 @@ export interface TaskResult {
   /** The result as markdown: the task's `result.md`, else the capsule written out. */
   markdown?: string;
   artifacts: TaskArtifact[];
+  /** What the task's model thought apart from its answers (reasoning fields, `<think>`), per call. */
+  reasoning: string[];
+}
+
+/** The reasoning the journal kept of one invocation's model calls, in call order. */
+async function readReasoning(store: RunStore, task: AgentTaskRecord): Promise<string[]> {
+  const journal = await store.readJournal(task.runId);
+  return journal.flatMap((event) => {
+    if (event.type !== 'model-call-end' || event.invocationId !== task.childInvocationId) return [];
+    const reasoning = (event.data as { reasoning?: unknown } | undefined)?.reasoning;
+    return typeof reasoning === 'string' && reasoning.trim() !== '' ? [reasoning.trim()] : [];
+  });
 }
 
 /** Reads the structured capsule at `resultRef`; undefined when absent or not a valid capsule. */
@@ -34,15 +46,16 @@ export async function readCapsule(store: RunStore, task: AgentTaskRecord): Promi
 export async function loadTaskResult(store: RunStore, task: AgentTaskRecord): Promise<TaskResult> {
   const summaries = `summaries/agents/${task.workspaceKey}/`;
   const scratch = `scratch/agents/${task.workspaceKey}/`;
-  const [capsule, summaryFiles, scratchFiles] = await Promise.all([
+  const [capsule, summaryFiles, scratchFiles, reasoning] = await Promise.all([
     readCapsule(store, task),
     store.listFiles(task.runId, summaries),
     store.listFiles(task.runId, scratch),
+    readReasoning(store, task),
   ]);
   const resultFile = summaryFiles.find((file) => file.path === `${summaries}result.md`);
   const artifacts: TaskArtifact[] = [
     ...summaryFiles.map((file) => ({ file, displayPath: `summaries/${file.path.slice(summaries.length)}` })),
     ...scratchFiles.map((file) => ({ file, displayPath: `scratch/${file.path.slice(scratch.length)}` })),
   ];
-  return { capsule, markdown: resultFile?.content ?? (capsule ? capsuleToMarkdown(capsule) : undefined), artifacts };
+  return { capsule, markdown: resultFile?.content ?? (capsule ? capsuleToMarkdown(capsule) : undefined), artifacts, reasoning };
 }

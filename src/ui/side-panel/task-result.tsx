@@ -28,6 +28,14 @@ export function TaskResultView({ store, task }: { store: RunStore; task: AgentTa
       {failure && <p class="error-text">{t('sidepanel_action_failed', failure)}</p>}
       {!result && !failure && <p class="muted">{t('sidepanel_result_loading')}</p>}
       {result && (result.markdown ? <MarkdownView source={result.markdown} /> : <p class="muted">{t('sidepanel_result_missing')}</p>)}
+      {result && result.reasoning.length > 0 && (
+        <details class="task-reasoning">
+          <summary>{t('sidepanel_reasoning')}</summary>
+          {result.reasoning.map((text, index) => (
+            <pre key={index}>{text}</pre>
+          ))}
+        </details>
+      )}
       {result && (
         <section class="artifacts" aria-label={t('sidepanel_artifacts')}>
           <h4>{t('sidepanel_artifacts')}</h4>

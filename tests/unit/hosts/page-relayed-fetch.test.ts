@@ -22,8 +22,8 @@ function relayWithPage(answer: (callId: string, body: Record<string, unknown>) =
   return { relay, sent, client };
 }
 
-const sse = (content: string) =>
-  `data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { content }, finish_reason: null }] })}\n\n`;
+const sse = (content: string, finishReason: string | null = null) =>
+  `data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { content }, finish_reason: finishReason }] })}\n\n`;
 
 describe('the page-relayed fetch', () => {
   test("the SDK streams a host call's answer chunk by chunk through the page", async () => {
@@ -66,7 +66,7 @@ describe('the page-relayed fetch', () => {
             ? { type: 'host-call-start', callId, status: 429, contentType: 'application/json', retryAfter: '1' }
             : { type: 'host-call-start', callId, status: 200, contentType: 'text/event-stream' },
         );
-        relay.deliver({ type: 'host-call-chunk', callId, text: limited ? '{"error":{"message":"Slow down."}}' : `${sse('Later.')}data: [DONE]\n\n` });
+        relay.deliver({ type: 'host-call-chunk', callId, text: limited ? '{"error":{"message":"Slow down."}}' : `${sse('Later.', 'stop')}data: [DONE]\n\n` });
         relay.deliver({ type: 'host-call-end', callId });
       }, 0);
     });

@@ -107,6 +107,24 @@ describe('TaskList', () => {
     expect(row.getByRole('button', { name: 'Copy summaries/notes.md' })).toBeTruthy();
   });
 
+  it("folds the task's reasoning under its result, and shows no reasoning section for a task without any", async () => {
+    await store.appendJournal({ runId: 'run-1', type: 'model-call-end', invocationId: 'child-completed', data: { round: 1, ok: true, reasoning: 'The inn scene says Anna is 30.' } });
+    await store.appendJournal({ runId: 'run-1', type: 'model-call-end', invocationId: 'child-running', data: { round: 1, ok: true, reasoning: 'Another agent thinking.' } });
+    renderList(tasksInEveryState().map((task) => ({ ...task, childInvocationId: `child-${task.id}` })));
+
+    fireEvent.click(screen.getByRole('button', { name: 'continuity-checker Check continuity' }));
+
+    const row = within(rowOf('completed'));
+    const summary = await waitFor(() => row.getByText('Reasoning'));
+    const details = summary.closest('details') as HTMLDetailsElement;
+    expect(details.open).toBe(false);
+    expect(within(details).getByText('The inn scene says Anna is 30.')).toBeTruthy();
+    expect(rowOf('completed').textContent).not.toContain('Another agent thinking.');
+    fireEvent.click(screen.getByRole('button', { name: 'researcher-002 Research places' }));
+    await waitFor(() => expect(within(rowOf('failed')).getByText('This task wrote no files.')).toBeTruthy());
+    expect(within(rowOf('failed')).queryByText('Reasoning')).toBeNull();
+  });
+
   it('opens a failed task to its error and a task without a capsule to a plain note', async () => {
     renderList();
 
