@@ -28,10 +28,13 @@ export default defineConfig({
           browser_specific_settings: {
             gecko: {
               id: GECKO_ID,
-              strict_min_version: '128.0',
+              // 140 (the ESR Debian 12 ships) is the first to read data_collection_permissions.
+              strict_min_version: '140.0',
               // addons.mozilla.org asks every new add-on: Retinue sends nothing to its makers or anyone else.
               data_collection_permissions: { required: ['none'] },
             },
+            // Firefox for Android reads data_collection_permissions from 142 on.
+            gecko_android: { strict_min_version: '142.0' },
           },
         }
       : isStoreBuild
