@@ -197,9 +197,15 @@ describe('Chromium: a chat turn becomes a delegated run', () => {
       const results = request.body.messages.filter((message) => message.role === 'tool').map((message) => String(message.content)).join('\n');
       return { content: results.includes(checker.finding) ? `Reply with: ${checker.finding}` : 'Reply without the checker.' };
     });
-    const before = (await readRunStore(options)).runs.length;
+    const earlierRuns = (await readRunStore(options)).runs;
+    const before = earlierRuns.length;
+    const earlierRunIds = new Set(earlierRuns.map((run) => run.id));
     await startFixtureMessage(page, 'Mara reaches the lighthouse.');
-    const cancelledTask = async () => ((await readIndexedDb(options, { store: 'tasks' })) as Array<{ status: string; runId: string }>).some((task) => task.status === 'cancelled');
+    // Only this turn's tasks: earlier tests of this file leave cancelled tasks of their own.
+    const cancelledTask = async () =>
+      ((await readIndexedDb(options, { store: 'tasks' })) as Array<{ status: string; runId: string }>).some(
+        (task) => task.status === 'cancelled' && !earlierRunIds.has(task.runId),
+      );
     await waitUntil(cancelledTask, { description: 'the root to cancel the critic' });
     const restartsBefore = chromium.serviceWorkerRestarts;
     await chromium.stopServiceWorker();
