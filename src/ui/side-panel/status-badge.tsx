@@ -2,7 +2,8 @@ import type { RunStatus } from '../../records/run';
 import { t, type UiMessageKey } from '../ui-text';
 import type { TaskDisplayStatus } from './format';
 
-const labels: Record<TaskDisplayStatus | RunStatus, UiMessageKey> = {
+/** The word for each status of a task or a run, wherever the panel names one. */
+export const statusLabels: Record<TaskDisplayStatus | RunStatus, UiMessageKey> = {
   queued: 'sidepanel_status_queued',
   running: 'sidepanel_status_running',
   completed: 'sidepanel_status_completed',
@@ -14,5 +15,5 @@ const labels: Record<TaskDisplayStatus | RunStatus, UiMessageKey> = {
 
 /** A coloured status word; the colour is never the only signal. */
 export function StatusBadge({ status }: { status: TaskDisplayStatus | RunStatus }) {
-  return <span class={`status-badge status-${status}`}>{t(labels[status])}</span>;
+  return <span class={`status-badge status-${status}`}>{t(statusLabels[status])}</span>;
 }

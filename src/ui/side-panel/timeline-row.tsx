@@ -2,6 +2,7 @@ import { memo } from 'preact/compat';
 import { useState } from 'preact/hooks';
 import { t, type UiMessageKey } from '../ui-text';
 import { formatOffset } from './format';
+import { statusLabels } from './status-badge';
 import { timelinePercent, type RunTimeline, type TimelineBar, type TimelineStatus } from './run-timeline-model';
 
 /** Each status has its own mark, so status never rests on colour alone (the bars' patterns differ too). */
@@ -15,15 +16,7 @@ export const statusMarks: Record<TimelineStatus, string> = {
   interrupted: '!',
 };
 
-export const statusWords: Record<TimelineStatus, UiMessageKey> = {
-  queued: 'sidepanel_status_queued',
-  running: 'sidepanel_status_running',
-  completed: 'sidepanel_status_completed',
-  partial: 'sidepanel_status_partial',
-  failed: 'sidepanel_status_failed',
-  cancelled: 'sidepanel_status_cancelled',
-  interrupted: 'sidepanel_status_interrupted',
-};
+export const statusWords: Record<TimelineStatus, UiMessageKey> = statusLabels;
 
 /** The details a bar shows on focus or hover: its times from the run's start, and its rounds. */
 function barDetails(bar: TimelineBar, timeline: RunTimeline): string[] {
