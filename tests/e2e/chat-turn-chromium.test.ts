@@ -216,13 +216,15 @@ describe('Chromium: a chat turn becomes a delegated run', () => {
     const run = runs.at(-1);
     expect(run?.status).toBe('completed');
     const tasks = (await readIndexedDb(options, { store: 'tasks' })) as Array<{ runId: string; workspaceKey: string; status: string; resultRef?: string }>;
-    const mine = tasks.filter((task) => task.runId === run?.id);
+    // The store lists tasks by their (random) ids: compare them by name.
+    const mine = tasks.filter((task) => task.runId === run?.id).sort((left, right) => left.workspaceKey.localeCompare(right.workspaceKey));
     expect(mine.map((task) => [task.workspaceKey, task.status])).toEqual([
       [checker.agentId, 'completed'],
       [critic.agentId, 'cancelled'],
     ]);
     const files = (await readIndexedDb(options, { store: 'files' })) as Array<{ runId: string; path: string; content: string }>;
-    const capsule = files.find((file) => file.runId === run?.id && file.path === mine[0]?.resultRef);
+    const checkerTask = mine.find((task) => task.workspaceKey === checker.agentId);
+    const capsule = files.find((file) => file.runId === run?.id && file.path === checkerTask?.resultRef);
     expect(capsule?.content).toContain(checker.finding);
     expect(model.requests.filter((request) => request.systemText.includes(critic.systemMarker))).toHaveLength(1);
     const journal = (await readIndexedDb(options, { store: 'journal' })) as Array<{ runId: string; type: string }>;

@@ -1,8 +1,10 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startChromiumScenario, type ChromiumScenario } from './chat-turn-scenarios';
-import { expectPlainReply, PLAIN_REPLY, readSidePanelFallback, scriptRefusalAfterProgress, scriptRefusingEndpoint } from './fail-open-scenarios';
+import { expectPlainReply, expectPromptedDelegation, PLAIN_REPLY, readSidePanelFallback, scriptRefusalAfterProgress, scriptRefusingEndpoint } from './fail-open-scenarios';
 import { waitForFixtureReady } from './support/fixture-pages';
+import { TOOL_PROTOCOL_STORAGE_KEY } from '../../src/model/tool-protocol-memory';
+import { writeStorage } from './support/settings';
 import { saveScreenshot } from './support/screenshots';
 
 /** Fail open in Chromium on both fixture pages: the page's own plain reply, and the side panel's reason. */
@@ -48,6 +50,21 @@ describe('Chromium: an endpoint that refuses everything Retinue adds', () => {
     expect(turn.reasoning).toMatch(/scene-critic.*started/);
     expect(turn.reply).toBe(PLAIN_REPLY);
     await saveScreenshot(panel, 'side-panel-chromium-fallback');
+    await page.close();
+  });
+});
+
+describe('Chromium: an endpoint without native tool calling', () => {
+  // Refusals above may have left the endpoint remembered as prompted-only: start from native, as a new user does.
+  beforeAll(() => writeStorage(scenario.options, { [TOOL_PROTOCOL_STORAGE_KEY]: {} }));
+  afterAll(() => writeStorage(scenario.options, { [TOOL_PROTOCOL_STORAGE_KEY]: {} }));
+
+  test.each([
+    ['/openai-chat/', {}],
+    ['/sillytavern/', { model: 'scripted-model' }],
+  ])('%s %o still gets a delegated turn through the prompted protocol', async (path, query) => {
+    const page = await openFixture(path, query);
+    await expectPromptedDelegation({ page, model: scenario.model, store: scenario.options });
     await page.close();
   });
 });

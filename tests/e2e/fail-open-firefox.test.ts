@@ -1,7 +1,7 @@
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { runDelegatingTurn, startFirefoxScenario, waitForEndedRuns, type FirefoxScenario } from './chat-turn-scenarios';
-import { expectPlainReply, PLAIN_REPLY, readSidePanelFallback, scriptRefusalAfterProgress, scriptRefusingEndpoint } from './fail-open-scenarios';
+import { expectPlainReply, expectPromptedDelegation, PLAIN_REPLY, readSidePanelFallback, scriptRefusalAfterProgress, scriptRefusingEndpoint } from './fail-open-scenarios';
 import { waitForFixtureReady } from './support/fixture-pages';
 import { TOOL_PROTOCOL_STORAGE_KEY } from '../../src/model/tool-protocol-memory';
 import { readRunStore, writeStorage } from './support/settings';
@@ -49,6 +49,21 @@ describe('Firefox: an endpoint that refuses everything Retinue adds', () => {
     const turn = await expectPlainReply({ page, model: scenario.model, store: scenario.options });
     expect(turn.reasoning).toMatch(/scene-critic.*started/);
     expect(turn.reply).toBe(PLAIN_REPLY);
+    await page.close();
+  });
+});
+
+describe('Firefox: an endpoint without native tool calling', () => {
+  // Refusals above may have left the endpoint remembered as prompted-only: start from native, as a new user does.
+  beforeAll(() => writeStorage(scenario.options, { [TOOL_PROTOCOL_STORAGE_KEY]: {} }));
+  afterAll(() => writeStorage(scenario.options, { [TOOL_PROTOCOL_STORAGE_KEY]: {} }));
+
+  test.each([
+    ['/openai-chat/', {}],
+    ['/sillytavern/', { model: 'scripted-model' }],
+  ])('%s %o still gets a delegated turn through the prompted protocol', async (path, query) => {
+    const page = await openFixture(path, query);
+    await expectPromptedDelegation({ page, model: scenario.model, store: scenario.options });
     await page.close();
   });
 });

@@ -71,3 +71,45 @@ export async function readSidePanelFallback(panel: EvaluatingHandle): Promise<{ 
     { description: "the side panel's fallback note", timeoutMs: 20_000 },
   );
 }
+
+/** A phrase of the built-in root's instructions, which tells its requests apart. */
+const ROOT_MARKER = "You write this turn's reply.";
+
+/**
+ * An endpoint that refuses `tools` and whose model writes its calls as Hermes `<tool_call>` text: the
+ * turn is still delegated, through the prompted protocol. Sends one message on a loaded fixture page
+ * and checks the reply carries the helper's finding and no call text, every answered request went
+ * without a `tools` field, and the run completed. The endpoint takes tools again afterwards.
+ */
+export async function expectPromptedDelegation(options: { page: EvaluatingHandle; model: ScriptedModelServer; store: EvaluatingHandle }): Promise<void> {
+  const { model } = options;
+  const critic = defaultDelegations[1]!;
+  model.reset();
+  model.modes.refuseTools = true;
+  model.modes.textCalls = 'hermes';
+  try {
+    model.queue((request) => request.systemText.includes(critic.systemMarker), {
+      toolCalls: [{ name: 'task_return', arguments: { summary: critic.finding, status: 'completed' } }],
+    });
+    model.queue(
+      (request) => request.systemText.includes(ROOT_MARKER),
+      { toolCalls: [{ name: 'agent_delegate', arguments: { agentId: critic.agentId, task: { title: critic.title, objective: critic.objective } } }] },
+      { toolCalls: [{ name: 'agent_await', arguments: { tasks: [critic.agentId] } }] },
+      (request) => ({ content: request.allText.includes(critic.finding) ? `The door opens. ${critic.finding}` : 'No finding reached the writer.' }),
+    );
+    const before = (await readRunStore(options.store)).runs.length;
+    const turn = await sendFixtureMessage(options.page, 'Mara reaches the lighthouse.');
+
+    expect(turn).toMatchObject({ status: 'done', reply: `The door opens. ${critic.finding}` });
+    const answered = model.requests.filter((request) => request.outcome === 'answered');
+    expect(answered.length).toBe(4);
+    expect(answered.every((request) => request.body.tools === undefined)).toBe(true);
+    const { runs, tasks } = await waitForEndedRuns(options.store, before + 1);
+    const run = runs.at(-1);
+    expect(run).toMatchObject({ status: 'completed' });
+    expect(tasks.filter((task) => task.runId === run?.id).map((task) => [task.workspaceKey, task.status])).toEqual([[critic.agentId, 'completed']]);
+  } finally {
+    model.modes.refuseTools = false;
+    delete model.modes.textCalls;
+  }
+}
