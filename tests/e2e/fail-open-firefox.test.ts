@@ -1,7 +1,7 @@
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { runDelegatingTurn, startFirefoxScenario, waitForEndedRuns, type FirefoxScenario } from './chat-turn-scenarios';
-import { expectPlainReply, expectPromptedDelegation, PLAIN_REPLY, readSidePanelFallback, scriptRefusalAfterProgress, scriptRefusingEndpoint } from './fail-open-scenarios';
+import { expectFallbackWithReason, expectPlainReply, expectPromptedDelegation, FAIL_OPEN_PAGES, PLAIN_REPLY, PROMPTED_PAGES, scriptRefusalAfterProgress } from './fail-open-scenarios';
 import { waitForFixtureReady } from './support/fixture-pages';
 import { TOOL_PROTOCOL_STORAGE_KEY } from '../../src/model/tool-protocol-memory';
 import { readRunStore, writeStorage } from './support/settings';
@@ -28,18 +28,9 @@ async function openFixture(path: string, query: Record<string, string> = {}): Pr
 }
 
 describe('Firefox: an endpoint that refuses everything Retinue adds', () => {
-  test.each([
-    ['/openai-chat/', {}],
-    ['/openai-chat/', { stream: '0' }],
-    ['/sillytavern/', { model: 'scripted-model' }],
-    ['/sillytavern/', { model: 'scripted-model', stream: '0' }],
-  ])('%s %o gets the page’s own plain reply; the side panel says why', async (path, query) => {
+  test.each(FAIL_OPEN_PAGES)('%s %o gets the page’s own plain reply; the side panel says why', async (path, query) => {
     const page = await openFixture(path, query);
-    scriptRefusingEndpoint(scenario.model);
-    await expectPlainReply({ page, model: scenario.model, store: scenario.options });
-    const note = await readSidePanelFallback(panel);
-    expect(note.title).toBe("Answered by the page's own model: the endpoint refuses tool calls");
-    expect(note.reason).toContain('tools are not supported for this model');
+    await expectFallbackWithReason({ page, model: scenario.model, store: scenario.options, panel });
     await page.close();
   });
 
@@ -58,10 +49,7 @@ describe('Firefox: an endpoint without native tool calling', () => {
   beforeAll(() => writeStorage(scenario.options, { [TOOL_PROTOCOL_STORAGE_KEY]: {} }));
   afterAll(() => writeStorage(scenario.options, { [TOOL_PROTOCOL_STORAGE_KEY]: {} }));
 
-  test.each([
-    ['/openai-chat/', {}],
-    ['/sillytavern/', { model: 'scripted-model' }],
-  ])('%s %o still gets a delegated turn through the prompted protocol', async (path, query) => {
+  test.each(PROMPTED_PAGES)('%s %o still gets a delegated turn through the prompted protocol', async (path, query) => {
     const page = await openFixture(path, query);
     await expectPromptedDelegation({ page, model: scenario.model, store: scenario.options });
     await page.close();

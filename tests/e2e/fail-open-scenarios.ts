@@ -113,3 +113,29 @@ export async function expectPromptedDelegation(options: { page: EvaluatingHandle
     delete model.modes.textCalls;
   }
 }
+
+/** The fixture pages and query strings every browser checks fail open on: both adapters, streamed and JSON. */
+export const FAIL_OPEN_PAGES: Array<[string, Record<string, string>]> = [
+  ['/openai-chat/', {}],
+  ['/openai-chat/', { stream: '0' }],
+  ['/sillytavern/', { model: 'scripted-model' }],
+  ['/sillytavern/', { model: 'scripted-model', stream: '0' }],
+];
+
+/** The fixture pages every browser checks the prompted protocol on: both adapters. */
+export const PROMPTED_PAGES: Array<[string, Record<string, string>]> = [
+  ['/openai-chat/', {}],
+  ['/sillytavern/', { model: 'scripted-model' }],
+];
+
+/**
+ * The endpoint refuses everything Retinue adds: one message on a loaded fixture page gets the page's
+ * own plain reply, and the side panel's run says the page's model answered because tools were refused.
+ */
+export async function expectFallbackWithReason(options: { page: EvaluatingHandle; model: ScriptedModelServer; store: EvaluatingHandle; panel: EvaluatingHandle }): Promise<void> {
+  scriptRefusingEndpoint(options.model);
+  await expectPlainReply(options);
+  const note = await readSidePanelFallback(options.panel);
+  expect(note.title).toBe("Answered by the page's own model: the endpoint refuses tool calls");
+  expect(note.reason).toContain(REFUSAL);
+}

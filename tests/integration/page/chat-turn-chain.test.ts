@@ -5,13 +5,14 @@ import { installRunService } from '../../../src/background/run-service';
 import type { RunServicePort } from '../../../src/background/run-port-handler';
 import { acceptPageHookPorts, servePagePort } from '../../../src/bridge/page-connection';
 import { installPageHook } from '../../../src/page-hook/install-page-hook';
-import { settingsSchema, type SettingsInput } from '../../../src/settings/schema';
+import { settingsSchema } from '../../../src/settings/schema';
 import { openRunStore } from '../../../src/store/idb-run-store';
 import type { HostNotice } from '../../../src/hosts/host-adapter';
 import { FakePageWindow } from '../../support/fake-page-window';
 import { createPortPair } from '../../support/in-memory-run-ports';
 import { uniqueDatabaseName } from '../../support/record-builders';
 import { startScriptedModelServer, type ScriptedModelServer, type ScriptedRequest } from '../../support/scripted-model-server';
+import { pageChainSettings } from './page-chain-settings';
 
 /**
  * The whole chat-turn chain in Node: page hook on a page window → bridge → run port → run service →
@@ -23,38 +24,6 @@ const isRoot = (request: ScriptedRequest) => request.systemText.includes('[[root
 const isCritic = (request: ScriptedRequest) => request.systemText.includes('[[critic]]');
 const isChecker = (request: ScriptedRequest) => request.systemText.includes('[[checker]]');
 
-function settingsFor(server: ScriptedModelServer, pageOrigin: string): SettingsInput {
-  return {
-    version: 1,
-    connections: [{ id: 'local', baseURL: server.baseURL, apiKey: 'sk-local', defaultModel: 'scripted-model' }],
-    profiles: [
-      {
-        id: 'root',
-        name: 'Writer',
-        description: 'The page model.',
-        systemPrompt: '[[root]] You write the reply.',
-        model: { binding: 'host' },
-        tools: { allow: ['agent.list', 'agent.delegate', 'agent.await', 'agent.cancel'] },
-        delegation: { canDelegate: true, callable: false },
-      },
-      {
-        id: 'scene-critic',
-        name: 'Scene critic',
-        description: 'Critiques a scene.',
-        systemPrompt: '[[critic]] You critique scenes.',
-        model: { binding: 'connection', connectionId: 'local' },
-      },
-      {
-        id: 'continuity-checker',
-        name: 'Continuity checker',
-        description: 'Finds contradictions.',
-        systemPrompt: '[[checker]] You check continuity.',
-        model: { binding: 'host' },
-      },
-    ],
-    sites: [{ origin: pageOrigin, enabled: true }],
-  };
-}
 
 const delegate = (agentId: string, title: string) => ({
   name: 'agent_delegate',
@@ -87,7 +56,7 @@ function startBackground(): BackgroundContext {
 beforeEach(async () => {
   server = await startScriptedModelServer();
   const pageOrigin = new URL(server.baseURL).origin;
-  settings = settingsSchema.parse(settingsFor(server, pageOrigin));
+  settings = settingsSchema.parse(pageChainSettings(server, pageOrigin));
   storeName = uniqueDatabaseName();
   notices = [];
   portListeners = [];
@@ -308,7 +277,7 @@ describe('a chat turn from the page', () => {
   });
 
   test('a root on a connection streams its reply into the page the same way', async () => {
-    const document = settingsFor(server, new URL(server.baseURL).origin);
+    const document = pageChainSettings(server, new URL(server.baseURL).origin);
     const root = document.profiles?.find((profile) => profile.id === 'root');
     if (root) root.model = { binding: 'connection', connectionId: 'local' };
     settings = settingsSchema.parse(document);

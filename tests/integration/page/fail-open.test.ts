@@ -14,6 +14,7 @@ import { FakePageWindow } from '../../support/fake-page-window';
 import { createPortPair } from '../../support/in-memory-run-ports';
 import { uniqueDatabaseName } from '../../support/record-builders';
 import { startScriptedModelServer, type ScriptedModelServer, type ScriptedRequest } from '../../support/scripted-model-server';
+import { pageChainSettings } from './page-chain-settings';
 
 /**
  * Fail open (DESIGN.md §13) through the whole chat-turn chain: page hook → bridge → run port → run
@@ -44,29 +45,7 @@ let breakStore: ((store: RunStore) => RunStore) | undefined;
 beforeEach(async () => {
   server = await startScriptedModelServer();
   const pageOrigin = new URL(server.baseURL).origin;
-  settings = settingsSchema.parse({
-    version: 1,
-    connections: [{ id: 'local', baseURL: server.baseURL, apiKey: 'sk-local', defaultModel: 'scripted-model' }],
-    profiles: [
-      {
-        id: 'root',
-        name: 'Writer',
-        description: 'The page model.',
-        systemPrompt: '[[root]] You write the reply.',
-        model: { binding: 'host' },
-        tools: { allow: ['agent.list', 'agent.delegate', 'agent.await'] },
-        delegation: { canDelegate: true, callable: false },
-      },
-      {
-        id: 'scene-critic',
-        name: 'Scene critic',
-        description: 'Critiques a scene.',
-        systemPrompt: '[[critic]] You critique scenes.',
-        model: { binding: 'connection', connectionId: 'local' },
-      },
-    ],
-    sites: [{ origin: pageOrigin, enabled: true }],
-  });
+  settings = settingsSchema.parse(pageChainSettings(server, pageOrigin));
   notices = [];
   breakStore = undefined;
   const storeName = uniqueDatabaseName();
