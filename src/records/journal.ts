@@ -15,6 +15,8 @@ export const journalEventTypeSchema = z.enum([
   'task-start',
   'task-end',
   'run-resume',
+  /** The run used its spend cap (`budget.maxRunTokens`): no new tasks, the rest wrap up. */
+  'token-cap-reached',
 ]);
 export type JournalEventType = z.infer<typeof journalEventTypeSchema>;
 

@@ -5,6 +5,7 @@ import type { InvocationEnding } from '../tools/tool-definition';
 import { firstMetStopCondition } from './budget';
 import { appendAndSave, historyOf, type InvocationDriver } from './invocation-driver';
 import { runModelTurn } from './model-turn';
+import { spendCapNote, spendCapStopsRound } from './spend-cap';
 import { abortReason } from './run-signals';
 import { executeToolCalls } from './tool-execution';
 import { prepareRound, prepareWrapUp } from './turn-preparation';
@@ -108,9 +109,11 @@ export async function runInvocationLoop(driver: InvocationDriver): Promise<Invoc
       budget: driver.invocation.budget,
       usage: driver.invocation.usage,
       toolBudgetRefused,
+      runTokenCapReached: await spendCapStopsRound(driver),
       signal: driver.signal,
     });
     if (stop?.reason === 'cancelled') throw abortReason(driver.signal);
+    if (stop?.reason === 'run-token-cap') await appendAndSave(driver, { role: 'user', content: spendCapNote(driver.session) });
     if (stop) return forcedWrapUp(driver, false);
     const message = await runModelTurn(driver, prepareRound(driver));
     const calls = toolCallsOf(message);
