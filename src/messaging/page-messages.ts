@@ -47,7 +47,9 @@ export type BridgeToPageMessage =
   | { type: 'pass-through'; requestId: string }
   | { type: 'response-start'; requestId: string; status: number; contentType: string }
   | { type: 'response-chunk'; requestId: string; text: string }
-  | { type: 'response-end'; requestId: string }
+  /** `hostCallsContinue`: the reply is complete, but helpers of the run still make host calls until `run-closed`. */
+  | { type: 'response-end'; requestId: string; hostCallsContinue?: boolean }
+  | { type: 'run-closed'; requestId: string }
   | { type: 'host-call'; requestId: string; callId: string; body: Record<string, unknown> }
   | { type: 'host-call-abort'; requestId: string; callId: string };
 

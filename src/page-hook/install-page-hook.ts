@@ -20,6 +20,8 @@ interface TakenRequest {
   fail: (reason: unknown) => void;
   body?: ReadableStreamDefaultController<Uint8Array>;
   hostCalls: Map<string, AbortController>;
+  /** The page has its reply; the entry stays only for the run's helpers' host calls. */
+  answered?: boolean;
 }
 
 /**
@@ -63,8 +65,12 @@ export function installPageHook(target: Window & typeof globalThis): void {
         entry.body?.enqueue(encoder.encode(message.text));
         break;
       case 'response-end':
-        finish(message.requestId);
+        if (message.hostCallsContinue) entry.answered = true;
+        else finish(message.requestId);
         entry.body?.close();
+        break;
+      case 'run-closed':
+        finish(message.requestId);
         break;
       case 'host-call': {
         const controller = new AbortController();
@@ -106,7 +112,7 @@ export function installPageHook(target: Window & typeof globalThis): void {
         };
         taken.set(requestId, entry);
         signal?.addEventListener('abort', () => {
-          if (!taken.has(requestId)) return;
+          if (!taken.has(requestId) || entry.answered) return;
           finish(requestId);
           channel.send({ type: 'run-abort', requestId });
           entry.fail(abortReason(signal));

@@ -15,6 +15,8 @@ export const journalEventTypeSchema = z.enum([
   'task-start',
   'task-end',
   'run-resume',
+  /** The reply went to the page while helpers still worked (a reply deadline passed). */
+  'run-reply',
 ]);
 export type JournalEventType = z.infer<typeof journalEventTypeSchema>;
 

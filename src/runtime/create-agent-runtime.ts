@@ -106,7 +106,7 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
       await environment.store.writeFile({ runId, path: PROMPT_SNAPSHOT_PATH, content: JSON.stringify(snapshot), updatedAt: now });
       await environment.store.putInvocation(root);
       start.onRunCreated?.(run);
-      const session = createSession(environment, { run, snapshot, tasks: [], resolveModel: start.resolveModel, onProgress: start.onProgress, onReplyStream: start.onReplyStream });
+      const session = createSession(environment, { run, snapshot, tasks: [], resolveModel: start.resolveModel, onProgress: start.onProgress, onReplyStream: start.onReplyStream, replyDeadlineMs: start.replyDeadlineMs, onEarlyReply: start.onEarlyReply });
       await session.journal.record('run-start', { invocationId: rootId, data: { origin: run.origin, adapter: run.adapter, rootProfileId, title: run.title } });
       return drive(session, root, start.signal);
     },

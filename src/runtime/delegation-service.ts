@@ -105,6 +105,9 @@ export function createDelegationPort(session: RunSession, caller: AgentInvocatio
       const deadline = started + (request.timeoutMs ?? defaultAwaitTimeoutMs(session, current()));
       let deliver: AgentTaskRecord[] = [];
       let timedOut = false;
+      // The root's reply deadline ends its waits: it gets what is done and writes its reply.
+      const replyDue = caller.kind === 'root' ? session.replyDeadline.signal : undefined;
+      const waitSignal = replyDue ? AbortSignal.any([signal, replyDue]) : signal;
       while (request.mode !== 'statusOnly') {
         const tasks = current();
         // Cancelled tasks have no result to hand over; they are listed with the others.
@@ -121,21 +124,23 @@ export function createDelegationPort(session: RunSession, caller: AgentInvocatio
           break;
         }
         const remaining = deadline - Date.now();
-        if (remaining <= 0 || signal.aborted) {
+        if (remaining <= 0 || waitSignal.aborted) {
           timedOut = !signal.aborted;
           deliver = request.mode === 'allCompleted' ? fresh : [];
           break;
         }
-        await session.scheduler.waitForChange(remaining, signal);
+        await session.scheduler.waitForChange(remaining, waitSignal);
       }
       signal.throwIfAborted();
+      const replyIsDue = replyDue?.aborted === true;
+      if (replyIsDue) session.replyDeadline.markNoticeGiven();
       // Delivery is marked with the tool result that carries it (see TaskHandover), never before.
       const deliveredIds = new Set(deliver.map((task) => task.id));
       const finished: TaskView[] = [];
       for (const task of deliver) finished.push({ ...(await viewOf(session, task)), alreadyDelivered: false });
       const others: TaskView[] = [];
       for (const task of current()) if (!deliveredIds.has(task.id)) others.push(await viewOf(session, task));
-      return { finished, others, timedOut, waitedMs: Date.now() - started };
+      return { finished, others, timedOut, waitedMs: Date.now() - started, ...(replyIsDue ? { replyDue: true } : {}) };
     },
 
     async cancel(names: readonly string[]): Promise<TaskView[]> {

@@ -112,6 +112,8 @@ export async function runInvocationLoop(driver: InvocationDriver): Promise<Invoc
     });
     if (stop?.reason === 'cancelled') throw abortReason(driver.signal);
     if (stop) return forcedWrapUp(driver, false);
+    // Told its reply is due, the root had a round to write it; calling tools again ends in the last call.
+    if (driver.invocation.kind === 'root' && driver.session.replyDeadline.overdueAtRound()) return forcedWrapUp(driver, false);
     const message = await runModelTurn(driver, prepareRound(driver));
     const calls = toolCallsOf(message);
     if (calls.length === 0) {

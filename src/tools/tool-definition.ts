@@ -74,6 +74,8 @@ export interface AwaitAnswer {
   others: TaskView[];
   timedOut: boolean;
   waitedMs: number;
+  /** The caller's reply deadline passed: it should write its reply now with what it has. */
+  replyDue?: boolean;
 }
 
 /** Delegation as one caller may use it; every name refers to a task this caller started. */
