@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { chatIdentitySchema } from './chat-identity';
 import { usageSchema } from './usage';
 
 /**
@@ -31,5 +32,7 @@ export const agentRunSchema = z.object({
   /** Set when the run failed in a way that sent the page's original request to its own model. */
   fallback: runFallbackSchema.optional(),
   usage: usageSchema,
+  /** The conversation and message this run answers (see chat-identity.ts). */
+  chat: chatIdentitySchema.optional(),
 });
 export type AgentRun = z.infer<typeof agentRunSchema>;

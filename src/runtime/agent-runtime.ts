@@ -1,5 +1,6 @@
 import type { PromptSnapshot } from '../hosts/prompt-snapshot';
 import type { ModelResolver } from '../model/model-resolver';
+import type { PageChatIdentity } from '../records/chat-identity';
 import type { AgentRun } from '../records/run';
 import type { ReplyStreamEvent } from './reply-stream';
 import type { EarlyReply } from './run-session';
@@ -38,6 +39,8 @@ export interface StartRunOptions {
    * the reply goes to `onEarlyReply` and the run ends (and `startRun` resolves) once they are done.
    */
   replyDeadlineMs?: number;
+  /** The conversation and message, as the page (or the runner) names them; absent: hashed from the chat. */
+  chat?: PageChatIdentity;
   onEarlyReply?: (reply: EarlyReply) => void;
   /** Told once the run is stored, before the root's first turn (the page bridge needs the id to reconnect). */
   onRunCreated?: (run: AgentRun) => void;

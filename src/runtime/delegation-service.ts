@@ -6,6 +6,7 @@ import type { AwaitAnswer, AwaitRequest, DelegateAnswer, DelegateRequest, Delega
 import { cancelTask } from './child-task';
 import { AWAIT_MAX_TIMEOUT_MS } from '../tools/agent-await';
 import { createTask } from './task-creation';
+import { renderEarlierForAwait } from './earlier-results';
 import { delegableAgents } from './invocation-policy';
 import type { RunSession } from './run-session';
 
@@ -99,7 +100,12 @@ export function createDelegationPort(session: RunSession, caller: AgentInvocatio
     },
 
     async await(request: AwaitRequest, signal: AbortSignal): Promise<AwaitAnswer> {
-      const selectedIds = selectTasks(session, caller.id, request.tasks).map((task) => task.id);
+      // Results from earlier turns are there already: named alone, they come back without a wait.
+      const earlier = caller.kind === 'root' ? session.earlierResults.filter((result) => request.tasks?.includes(result.name)) : [];
+      const ownNames = request.tasks?.filter((name) => !earlier.some((result) => result.name === name));
+      const earlierBlocks = earlier.length > 0 ? { earlierBlocks: earlier.map(renderEarlierForAwait) } : {};
+      if (earlier.length > 0 && ownNames?.length === 0) return { finished: [], others: [], timedOut: false, waitedMs: 0, ...earlierBlocks };
+      const selectedIds = selectTasks(session, caller.id, ownNames).map((task) => task.id);
       const current = () => selectedIds.map((id) => session.tasks.get(id) as AgentTaskRecord);
       const started = Date.now();
       const deadline = started + (request.timeoutMs ?? defaultAwaitTimeoutMs(session, current()));
@@ -140,7 +146,7 @@ export function createDelegationPort(session: RunSession, caller: AgentInvocatio
       for (const task of deliver) finished.push({ ...(await viewOf(session, task)), alreadyDelivered: false });
       const others: TaskView[] = [];
       for (const task of current()) if (!deliveredIds.has(task.id)) others.push(await viewOf(session, task));
-      return { finished, others, timedOut, waitedMs: Date.now() - started, ...(replyIsDue ? { replyDue: true } : {}) };
+      return { finished, others, timedOut, waitedMs: Date.now() - started, ...(replyIsDue ? { replyDue: true } : {}), ...earlierBlocks };
     },
 
     async cancel(names: readonly string[]): Promise<TaskView[]> {

@@ -47,6 +47,7 @@ function finishedBlock(view: TaskView): string {
 export function renderAwaitAnswer(answer: AwaitAnswer, options: { statusOnly: boolean; clampNote?: string }): string {
   const parts: string[] = [];
   if (options.clampNote) parts.push(options.clampNote);
+  if (answer.earlierBlocks) parts.push(...answer.earlierBlocks);
   if (answer.finished.length > 0) parts.push(answer.finished.map(finishedBlock).join('\n\n'));
   const stillWorking = answer.others.filter((view) => view.status === 'queued' || view.status === 'running');
   if (answer.others.length > 0) {
