@@ -232,6 +232,7 @@ export function serveRunPort(port: RunServicePort, dependencies: RunPortDependen
       onReplyStream: (event) => postReplyStreamEvent(event, post),
       onRunCreated: (run) => post({ type: 'run-accepted', runId: run.id }),
       replyDeadlineMs: replyDeadlineMsFor(settings, origin as string),
+      ...(message.chat ? { chat: message.chat } : {}),
       onEarlyReply: (early) => {
         repliedEarly = true;
         // The turn has its reply: the time limit for one reply no longer applies to the helpers.

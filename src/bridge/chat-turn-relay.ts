@@ -144,7 +144,8 @@ export function createChatTurnRelay(options: ChatTurnRelayOptions): ChatTurnRela
     port.postMessage(first);
   };
 
-  connect(options.start ? { type: 'run-start', adapter: options.start.adapter, body } : { type: 'run-over-limit', limit: 'snapshot-size' });
+  const chat = options.start?.chat;
+  connect(options.start ? { type: 'run-start', adapter: options.start.adapter, body, ...(chat ? { chat } : {}) } : { type: 'run-over-limit', limit: 'snapshot-size' });
 
   return {
     fromPage(message) {

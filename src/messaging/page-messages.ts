@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { SNAPSHOT_LIMITS } from '../hosts/prompt-snapshot';
+import { pageChatIdentitySchema } from '../records/chat-identity';
 
 /**
  * Messages between the page hook (MAIN world, untrusted) and the bridge (isolated world), sent as
@@ -24,6 +25,8 @@ export const pageToBridgeMessageSchema = z.discriminatedUnion('type', [
     requestId,
     adapter: z.enum(['openai-chat', 'sillytavern']),
     body: z.record(z.string(), z.unknown()),
+    /** The conversation and message as the page names them (SillyTavern); one that does not parse is left out. */
+    chat: pageChatIdentitySchema.optional().catch(undefined),
   }),
   z.strictObject({ type: z.literal('run-abort'), requestId }),
   z.strictObject({

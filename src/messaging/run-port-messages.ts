@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageChatIdentitySchema } from '../records/chat-identity';
 import { HOST_CALL_CHUNK_MAX_CHARS } from './page-messages';
 
 /** The name of the `runtime.Port` the bridge opens to the background for one run. */
@@ -16,6 +17,7 @@ export const bridgeToBackgroundMessageSchema = z.discriminatedUnion('type', [
     type: z.literal('run-start'),
     adapter: z.enum(['openai-chat', 'sillytavern']),
     body: z.record(z.string(), z.unknown()),
+    chat: pageChatIdentitySchema.optional(),
   }),
   /** After the background went away mid-run: carry on with the stored run. */
   z.strictObject({ type: z.literal('run-resume'), runId: z.string().min(1).max(100) }),

@@ -6,6 +6,7 @@ import { connectToBridge } from './bridge-channel';
 import { parseJson, readBodyText, readFetchArguments, type FetchArguments } from './fetch-arguments';
 import { performHostCall } from './host-call';
 import { continueStreamWith } from './page-response-continuation';
+import { readSillyTavernChat } from './sillytavern-chat';
 
 /** How long a chat turn waits for the bridge before it goes to the page's server untouched. */
 const BRIDGE_WAIT_MS = 3_000;
@@ -117,7 +118,8 @@ export function installPageHook(target: Window & typeof globalThis): void {
           channel.send({ type: 'run-abort', requestId });
           entry.fail(abortReason(signal));
         });
-        channel.send({ type: 'run-start', requestId, adapter, body });
+        const chat = adapter === 'sillytavern' ? readSillyTavernChat(target, body['type']) : undefined;
+        channel.send({ type: 'run-start', requestId, adapter, body, ...(chat ? { chat } : {}) });
       });
     });
 
