@@ -17,7 +17,7 @@ import type { RunOutcome } from '../runtime/agent-runtime';
 import { fallbackForError, PageModelFallbackError } from '../runtime/fail-open';
 import type { ReplyStreamEvent } from '../runtime/reply-stream';
 import type { Settings } from '../settings/schema';
-import { findSite, isSiteSwitchedOn, rootProfileIdFor } from '../settings/site-settings';
+import { findSite, isSiteSwitchedOn, replyDeadlineMsFor, rootProfileIdFor } from '../settings/site-settings';
 import type { BackgroundContext } from './background-context';
 import type { RunRateLimit } from './run-rate-limit';
 import { pageAnswerForCrash, pageAnswerForInterruptedRun, pageAnswerForRun, pageAnswerForUnreadableRequest } from './page-error-text';
@@ -91,6 +91,8 @@ export function serveRunPort(port: RunServicePort, dependencies: RunPortDependen
   let relay: PageRelayedFetch | undefined;
   let begun = false;
   let runUnderway = false;
+  /** The page has its reply while helpers still work: losing the page no longer stops the run. */
+  let repliedEarly = false;
   let closed = false;
   const post = (message: BackgroundToBridgeMessage) => {
     if (closed) return;
@@ -106,7 +108,7 @@ export function serveRunPort(port: RunServicePort, dependencies: RunPortDependen
     clearTimeout(rootTimer);
     closed = true;
     relay?.failAll('The page went away.');
-    abort.abort(new CancelledError('The page went away before the reply was finished.'));
+    if (!repliedEarly) abort.abort(new CancelledError('The page went away before the reply was finished.'));
   });
   port.onMessage.addListener((raw) => {
     const parsed = bridgeToBackgroundMessageSchema.safeParse(raw);
@@ -135,6 +137,7 @@ export function serveRunPort(port: RunServicePort, dependencies: RunPortDependen
       begun = true;
       passThroughOverSnapshotLimit();
     } else if (message.type === 'run-abort') {
+      if (repliedEarly) return;
       abort.abort(new CancelledError('The page stopped the generation.'));
     } else if (message.type !== 'keep-alive') {
       relay?.deliver(message);
@@ -180,7 +183,8 @@ export function serveRunPort(port: RunServicePort, dependencies: RunPortDependen
       message.type === 'run-start' ? await startRun(message, settings, pageFetch) : await resumeRun(message.runId, settings, pageFetch);
     runUnderway = false;
     if (!outcome || outcome.suspended) return;
-    if (outcome.run.status === 'completed') post({ type: 'run-reply', reply: outcome.reply, ...(outcome.replyStreamed ? { streamed: true } : {}) });
+    if (repliedEarly) post({ type: 'run-closed' });
+    else if (outcome.run.status === 'completed') post({ type: 'run-reply', reply: outcome.reply, ...(outcome.replyStreamed ? { streamed: true } : {}) });
     else if (outcome.run.fallback) post({ type: 'pass-through' });
     else answerFailure(pageAnswerForRun(outcome.run));
   }
@@ -227,6 +231,14 @@ export function serveRunPort(port: RunServicePort, dependencies: RunPortDependen
       onProgress: (line) => post({ type: 'run-progress', line: line.slice(0, 500) }),
       onReplyStream: (event) => postReplyStreamEvent(event, post),
       onRunCreated: (run) => post({ type: 'run-accepted', runId: run.id }),
+      replyDeadlineMs: replyDeadlineMsFor(settings, origin as string),
+      ...(message.chat ? { chat: message.chat } : {}),
+      onEarlyReply: (early) => {
+        repliedEarly = true;
+        // The turn has its reply: the time limit for one reply no longer applies to the helpers.
+        clearTimeout(rootTimer);
+        post({ type: 'run-reply', reply: early.reply, helpersWorking: early.stillWorking, ...(early.replyStreamed ? { streamed: true } : {}) });
+      },
     });
   }
 

@@ -48,10 +48,12 @@ export function createChatTurnRelay(options: ChatTurnRelayOptions): ChatTurnRela
     send: (part) => {
       if (part.kind === 'start') options.toPage({ type: 'response-start', requestId, status: part.status, contentType: part.contentType });
       else if (part.kind === 'chunk') options.toPage({ type: 'response-chunk', requestId, text: part.text });
-      else options.toPage({ type: 'response-end', requestId });
+      else options.toPage({ type: 'response-end', requestId, ...(helpersWorking ? { hostCallsContinue: true } : {}) });
     },
   });
   const openHostCalls = new Set<string>();
+  /** The page has its reply; the run's helpers still work (a reply deadline passed) until `run-closed`. */
+  let helpersWorking = false;
   let port: RunPort | undefined;
   let runId: string | undefined;
   let ended = false;
@@ -91,7 +93,12 @@ export function createChatTurnRelay(options: ChatTurnRelayOptions): ChatTurnRela
         writer.discardShownReply();
         break;
       case 'run-reply':
+        helpersWorking = message.helpersWorking !== undefined;
         writer.reply(message.reply, { streamed: message.streamed === true });
+        if (!helpersWorking) end();
+        break;
+      case 'run-closed':
+        options.toPage({ type: 'run-closed', requestId });
         end();
         break;
       case 'run-failed':
@@ -113,6 +120,12 @@ export function createChatTurnRelay(options: ChatTurnRelayOptions): ChatTurnRela
     if (ended) return;
     for (const callId of openHostCalls) options.toPage({ type: 'host-call-abort', requestId, callId });
     openHostCalls.clear();
+    if (helpersWorking) {
+      // The page has its reply; helpers that were still working go on without the page, or not at all.
+      options.toPage({ type: 'run-closed', requestId });
+      end();
+      return;
+    }
     if (runId && reconnects < (options.maxReconnects ?? 3)) {
       reconnects += 1;
       // The resumed run writes its turn again from the start; what the page has stays above it.
@@ -131,7 +144,8 @@ export function createChatTurnRelay(options: ChatTurnRelayOptions): ChatTurnRela
     port.postMessage(first);
   };
 
-  connect(options.start ? { type: 'run-start', adapter: options.start.adapter, body } : { type: 'run-over-limit', limit: 'snapshot-size' });
+  const chat = options.start?.chat;
+  connect(options.start ? { type: 'run-start', adapter: options.start.adapter, body, ...(chat ? { chat } : {}) } : { type: 'run-over-limit', limit: 'snapshot-size' });
 
   return {
     fromPage(message) {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { SNAPSHOT_LIMITS } from '../hosts/prompt-snapshot';
+import { pageChatIdentitySchema } from '../records/chat-identity';
 
 /**
  * Messages between the page hook (MAIN world, untrusted) and the bridge (isolated world), sent as
@@ -24,6 +25,8 @@ export const pageToBridgeMessageSchema = z.discriminatedUnion('type', [
     requestId,
     adapter: z.enum(['openai-chat', 'sillytavern']),
     body: z.record(z.string(), z.unknown()),
+    /** The conversation and message as the page names them (SillyTavern); one that does not parse is left out. */
+    chat: pageChatIdentitySchema.optional().catch(undefined),
   }),
   z.strictObject({ type: z.literal('run-abort'), requestId }),
   z.strictObject({
@@ -47,7 +50,9 @@ export type BridgeToPageMessage =
   | { type: 'pass-through'; requestId: string }
   | { type: 'response-start'; requestId: string; status: number; contentType: string }
   | { type: 'response-chunk'; requestId: string; text: string }
-  | { type: 'response-end'; requestId: string }
+  /** `hostCallsContinue`: the reply is complete, but helpers of the run still make host calls until `run-closed`. */
+  | { type: 'response-end'; requestId: string; hostCallsContinue?: boolean }
+  | { type: 'run-closed'; requestId: string }
   | { type: 'host-call'; requestId: string; callId: string; body: Record<string, unknown> }
   | { type: 'host-call-abort'; requestId: string; callId: string };
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageChatIdentitySchema } from '../records/chat-identity';
 import { HOST_CALL_CHUNK_MAX_CHARS } from './page-messages';
 
 /** The name of the `runtime.Port` the bridge opens to the background for one run. */
@@ -16,6 +17,7 @@ export const bridgeToBackgroundMessageSchema = z.discriminatedUnion('type', [
     type: z.literal('run-start'),
     adapter: z.enum(['openai-chat', 'sillytavern']),
     body: z.record(z.string(), z.unknown()),
+    chat: pageChatIdentitySchema.optional(),
   }),
   /** After the background went away mid-run: carry on with the stored run. */
   z.strictObject({ type: z.literal('run-resume'), runId: z.string().min(1).max(100) }),
@@ -49,7 +51,15 @@ export const backgroundToBridgeMessageSchema = z.discriminatedUnion('type', [
   /** Reply text already sent belonged to a tool-calling turn: what follows starts after a break. */
   z.strictObject({ type: z.literal('run-reply-discarded') }),
   /** The run's reply; `streamed` when every word of it already went out as `run-reply-delta`. */
-  z.strictObject({ type: z.literal('run-reply'), reply: z.string(), streamed: z.boolean().optional() }),
+  z.strictObject({
+    type: z.literal('run-reply'),
+    reply: z.string(),
+    streamed: z.boolean().optional(),
+    /** Helpers still working after a reply deadline: the port stays open for their host calls until `run-closed`. */
+    helpersWorking: z.number().int().min(1).max(1_000).optional(),
+  }),
+  /** A run that replied early has ended (its helpers are done): the bridge may close the port. */
+  z.strictObject({ type: z.literal('run-closed') }),
   /** The run failed or was cancelled: `status` is the HTTP status the page gets, `message` says why. */
   z.strictObject({ type: z.literal('run-failed'), status: z.number().int(), message: z.string() }),
   z.strictObject({ type: z.literal('host-call'), callId, body: z.record(z.string(), z.unknown()) }),

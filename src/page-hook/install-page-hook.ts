@@ -6,6 +6,7 @@ import { connectToBridge } from './bridge-channel';
 import { parseJson, readBodyText, readFetchArguments, type FetchArguments } from './fetch-arguments';
 import { performHostCall } from './host-call';
 import { continueStreamWith } from './page-response-continuation';
+import { readSillyTavernChat } from './sillytavern-chat';
 
 /** How long a chat turn waits for the bridge before it goes to the page's server untouched. */
 const BRIDGE_WAIT_MS = 3_000;
@@ -20,6 +21,8 @@ interface TakenRequest {
   fail: (reason: unknown) => void;
   body?: ReadableStreamDefaultController<Uint8Array>;
   hostCalls: Map<string, AbortController>;
+  /** The page has its reply; the entry stays only for the run's helpers' host calls. */
+  answered?: boolean;
 }
 
 /**
@@ -63,8 +66,12 @@ export function installPageHook(target: Window & typeof globalThis): void {
         entry.body?.enqueue(encoder.encode(message.text));
         break;
       case 'response-end':
-        finish(message.requestId);
+        if (message.hostCallsContinue) entry.answered = true;
+        else finish(message.requestId);
         entry.body?.close();
+        break;
+      case 'run-closed':
+        finish(message.requestId);
         break;
       case 'host-call': {
         const controller = new AbortController();
@@ -106,12 +113,13 @@ export function installPageHook(target: Window & typeof globalThis): void {
         };
         taken.set(requestId, entry);
         signal?.addEventListener('abort', () => {
-          if (!taken.has(requestId)) return;
+          if (!taken.has(requestId) || entry.answered) return;
           finish(requestId);
           channel.send({ type: 'run-abort', requestId });
           entry.fail(abortReason(signal));
         });
-        channel.send({ type: 'run-start', requestId, adapter, body });
+        const chat = adapter === 'sillytavern' ? readSillyTavernChat(target, body['type']) : undefined;
+        channel.send({ type: 'run-start', requestId, adapter, body, ...(chat ? { chat } : {}) });
       });
     });
 

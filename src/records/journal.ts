@@ -17,6 +17,8 @@ export const journalEventTypeSchema = z.enum([
   'run-resume',
   /** The run used its spend cap (`budget.maxRunTokens`): no new tasks, the rest wrap up. */
   'token-cap-reached',
+  /** The reply went to the page while helpers still worked (a reply deadline passed). */
+  'run-reply',
 ]);
 export type JournalEventType = z.infer<typeof journalEventTypeSchema>;
 

@@ -41,7 +41,9 @@ async function takeModelTurn(driver: InvocationDriver, toolBudgetRefused: boolea
   });
   if (stop?.reason === 'cancelled') throw abortReason(driver.signal);
   if (stop?.reason === 'run-token-cap') await appendAndSave(driver, { role: 'user', content: spendCapNote(driver.session) });
-  if (stop) {
+  // Told its reply is due, the root had a round to write it; calling tools again ends in the last call.
+  const replyOverdue = driver.invocation.kind === 'root' && driver.session.replyDeadline.overdueAtRound();
+  if (stop || replyOverdue) {
     await appendAndSave(driver, { role: 'user', content: wrapUpInstruction(driver) });
     return wrapUpTurn(driver);
   }

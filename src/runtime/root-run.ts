@@ -3,6 +3,7 @@ import type { AgentInvocation } from '../records/invocation';
 import type { AgentRun, RunFallback, RunStatus } from '../records/run';
 import type { RunOutcome } from './agent-runtime';
 import { endTask } from './child-task';
+import { replyWhileHelpersWork } from './early-reply';
 import { fallbackForError } from './fail-open';
 import { createDelegationPort } from './delegation-service';
 import type { InvocationDriver } from './invocation-driver';
@@ -99,16 +100,21 @@ export async function runRoot(session: RunSession, rootInvocation: AgentInvocati
       delegation: policy.tools.some((tool) => tool.startsWith('agent.')) ? createDelegationPort(session, invocation, profile) : undefined,
       replyStream: session.createReplyStream(invocation.id),
     };
+    session.replyDeadline.start();
     try {
       const ending = await runInvocationLoop(driver);
+      session.replyDeadline.stop();
       invocation = driver.invocation;
       const reply = ending.kind === 'reply' ? ending.text : '';
       invocation = await endRootInvocation(session, invocation, 'completed');
+      const replied = await replyWhileHelpersWork(session, reply, driver.replyStream?.lastTurnStreamed === true);
       await endUnfinishedChildren(session, 'The run ended before this task finished.');
-      if (session.signal.aborted) throw abortReason(session.signal);
+      // A run that already replied stays completed when stopped later; only a suspension keeps it open.
+      if (session.signal.aborted && (!replied || isSuspended(session.signal))) throw abortReason(session.signal);
       const outcome = await endRun(session, 'completed', { reply });
       return driver.replyStream?.lastTurnStreamed && outcome.run.status === 'completed' ? { ...outcome, replyStreamed: true } : outcome;
     } catch (error) {
+      session.replyDeadline.stop();
       if (invocation.status === 'running') invocation = driver.invocation;
       throw error;
     }

@@ -108,6 +108,12 @@ function hasExactHost(origin: string): boolean {
 export const adapterIdSchema = z.enum(['auto', 'openai-chat', 'sillytavern']);
 export type AdapterSetting = z.infer<typeof adapterIdSchema>;
 
+/**
+ * Milliseconds from a turn's start until the root must reply with what it has; helpers still
+ * working keep running after the reply. 0 turns it off (the root waits for its helpers).
+ */
+export const replyDeadlineMsSchema = z.number().int().min(0).max(600_000);
+
 export const siteSchema = z.strictObject({
   /** Scheme, host and port, e.g. `http://127.0.0.1:8000`. */
   origin: z
@@ -128,6 +134,8 @@ export const siteSchema = z.strictObject({
   rootProfileId: id.optional(),
   /** How the page's own endpoint gets tools (the `host` binding); absent means `auto`. */
   toolProtocol: toolProtocolSchema.optional(),
+  /** This site's reply deadline in ms (0: off); absent means `defaults.replyDeadlineMs`. */
+  replyDeadlineMs: replyDeadlineMsSchema.optional(),
 });
 export type SiteSettings = z.infer<typeof siteSchema>;
 
@@ -139,6 +147,7 @@ export const defaultsSchema = z.strictObject({
   retentionDays: z.number().int().min(1).max(3_650).default(30),
   /** Tokens one run (root and tasks) may use, unless the root's profile sets its own; absent: no cap. */
   maxRunTokens: z.number().int().min(1_000).max(100_000_000).optional(),
+  replyDeadlineMs: replyDeadlineMsSchema.default(0),
 });
 export type SettingsDefaults = z.infer<typeof defaultsSchema>;
 
