@@ -5,38 +5,53 @@
  * after every message grows with the square of the turn's length.
  */
 import 'fake-indexeddb/auto';
+import { IDBCursor, IDBIndex, IDBObjectStore } from 'fake-indexeddb';
 import { createModelResolver } from '../src/model/model-resolver';
 import type { PromptSnapshot } from '../src/hosts/prompt-snapshot';
 import { resolveProfiles } from '../src/profiles/built-in-profiles';
 import { createAgentRuntime } from '../src/runtime/create-agent-runtime';
 import { defaultsSchema, profileSchema } from '../src/settings/schema';
 import { openRunStore } from '../src/store/idb-run-store';
-import type { RunStore } from '../src/store/run-store';
 import { startScriptedModelServer } from '../tests/support/scripted-model-server';
 
 const CHAT_CHARS = 200_000;
 const ROUNDS = 8;
 const MARKER = '[[bench-storage]]';
 
-/** Wraps a store so that every write adds the JSON length of what it was given to `written`. */
-function countingStore(store: RunStore): { store: RunStore; written: () => { characters: number; writes: number } } {
-  let characters = 0;
-  let writes = 0;
-  const writeMethods = new Set(['putRun', 'putInvocation', 'putTask', 'appendJournal', 'writeFile']);
-  const proxy = new Proxy(store, {
-    get(target, property, receiver) {
-      const value: unknown = Reflect.get(target, property, receiver);
-      if (typeof value !== 'function') return value;
-      const method = (value as (...args: unknown[]) => unknown).bind(target);
-      if (!writeMethods.has(String(property))) return method;
-      return (...args: unknown[]) => {
-        writes += 1;
-        characters += args.reduce<number>((sum, argument) => sum + (argument === undefined ? 0 : JSON.stringify(argument).length), 0);
-        return method(...args);
-      };
-    },
-  });
-  return { store: proxy, written: () => ({ characters, writes }) };
+/**
+ * Counts what reaches IndexedDB itself: the JSON length of every record fake-indexeddb is asked to
+ * put, add or update, whichever store method wrote it. Installed once, before the store opens.
+ */
+interface Written {
+  characters: number;
+  records: number;
+  /** Characters per object store. */
+  byStore: Map<string, number>;
+}
+
+function countIndexedDbWrites(): () => Written {
+  const written: Written = { characters: 0, records: 0, byStore: new Map() };
+  const storeNameOf = (target: unknown): string => {
+    const source: unknown = target instanceof IDBCursor ? target.source : target;
+    const store: unknown = source instanceof IDBIndex ? source.objectStore : source;
+    return store instanceof IDBObjectStore ? store.name : '?';
+  };
+  const patch = (prototype: object, name: string): void => {
+    const original: unknown = Reflect.get(prototype, name);
+    if (typeof original !== 'function') return;
+    Reflect.set(prototype, name, function (this: unknown, value: unknown, ...rest: unknown[]) {
+      const characters = JSON.stringify(value).length;
+      const store = storeNameOf(this);
+      written.records += 1;
+      written.characters += characters;
+      written.byStore.set(store, (written.byStore.get(store) ?? 0) + characters);
+      return (original as (...args: unknown[]) => unknown).call(this, value, ...rest);
+    });
+  };
+  patch(IDBObjectStore.prototype, 'put');
+  patch(IDBObjectStore.prototype, 'add');
+  patch(IDBCursor.prototype, 'update');
+  return () => written;
 }
 
 function longChat(): PromptSnapshot {
@@ -69,24 +84,26 @@ async function main(): Promise<void> {
     delegation: { canDelegate: false, callable: false },
     budget: { maxRounds: ROUNDS + 2, maxToolCalls: ROUNDS * 2 },
   });
-  const counting = countingStore(await openRunStore({ name: `bench-storage-${Date.now()}` }));
-  const runtime = createAgentRuntime({ store: counting.store, profiles: resolveProfiles({ profiles: [root] }), defaults: defaultsSchema.parse({}) });
+  const written = countIndexedDbWrites();
+  const store = await openRunStore({ name: `bench-storage-${Date.now()}` });
+  const runtime = createAgentRuntime({ store, profiles: resolveProfiles({ profiles: [root] }), defaults: defaultsSchema.parse({}) });
   const snapshot = longChat();
   const resolveModel = createModelResolver({
     connections: [],
     host: { label: 'scripted', baseURL: server.baseURL, apiKey: '', model: 'scripted-model' },
   });
   const outcome = await runtime.startRun({ origin: 'bench:', adapter: 'openai-chat', snapshot, rootProfileId: root.id, resolveModel });
-  const history = (await counting.store.getInvocation(outcome.run.rootInvocationId))?.messages ?? [];
+  const history = (await store.getInvocation(outcome.run.rootInvocationId))?.messages ?? [];
   const chatCharacters = JSON.stringify(snapshot.messages).length;
   const added = Math.max(0, JSON.stringify(history).length - chatCharacters);
-  const { characters, writes } = counting.written();
+  const { characters, records, byStore } = written();
   console.log(`storage: one ${outcome.run.usage.rounds}-round turn on a ${CHAT_CHARS.toLocaleString('en')}-character chat (${outcome.run.status})`);
-  console.log(`  written to the run store: ${characters.toLocaleString('en')} characters in ${writes} writes`);
+  console.log(`  written to IndexedDB: ${characters.toLocaleString('en')} characters in ${records} records`);
+  console.log(`  by object store: ${[...byStore].map(([store, count]) => `${store} ${count.toLocaleString('en')}`).join(', ')}`);
   console.log(`  chat ${chatCharacters.toLocaleString('en')} + added by the run ${added.toLocaleString('en')} = ${(chatCharacters + added).toLocaleString('en')}`);
   console.log(`  ratio: ${(characters / (chatCharacters + added)).toFixed(2)}× (goal ≤ 1.5×)`);
   await server.close();
-  counting.store.close();
+  store.close();
 }
 
 await main();
