@@ -44,7 +44,7 @@ export class InvocationRecords {
       const state = stateOf(invocation, Math.max(storedCount, invocation.messages.length));
       const messages = transaction.objectStore('messages');
       await Promise.all(records.map((record) => messages.put(record)));
-      await putOrdered(transaction.objectStore('invocations'), state, this.keyRange);
+      await putOrdered(transaction.objectStore('invocations'), state, this.keyRange, { existing });
       for (const task of validTasks) await putOrdered(transaction.objectStore('tasks'), task, this.keyRange);
       await transaction.done;
     } catch (error) {
@@ -101,8 +101,9 @@ export async function putOrdered<Name extends 'invocations' | 'tasks', Stores ex
   store: IDBPObjectStore<RunStoreSchema, Stores, Name, 'readwrite'>,
   record: InvocationState | AgentTaskRecord,
   keyRange: typeof IDBKeyRange,
+  known?: { existing: { runId: string; storeOrder: number } | undefined },
 ): Promise<void> {
-  const existing = await store.get(record.id);
+  const existing = known ? known.existing : await store.get(record.id);
   let storeOrder = existing?.storeOrder;
   if (storeOrder === undefined || existing?.runId !== record.runId) {
     const last = await store.index('by-run').openCursor(runKeyRange(keyRange, record.runId), 'prev');
