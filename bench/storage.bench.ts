@@ -134,7 +134,8 @@ async function charactersWritten(server: ScriptedModelServer, snapshot: PromptSn
   const written = countIndexedDbWrites();
   let history: unknown[] = [];
   const { outcome } = await runRetinue(server, snapshot, async (store) => {
-    history = (await store.getInvocation(outcome.run.rootInvocationId))?.messages ?? [];
+    const [run] = await store.listRuns();
+    history = run ? ((await store.getInvocation(run.rootInvocationId))?.messages ?? []) : [];
   });
   const { characters, records, byStore } = written();
   const chatCharacters = JSON.stringify(snapshot.messages).length;
