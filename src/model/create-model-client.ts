@@ -1,6 +1,10 @@
 import OpenAI from 'openai';
 import { Stream } from 'openai/core/streaming';
-import type { ChatCompletionChunk, ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
+import type {
+  ChatCompletionChunk,
+  ChatCompletionCreateParamsNonStreaming,
+  ChatCompletionCreateParamsStreaming,
+} from 'openai/resources/chat/completions';
 import { readCompletionBody } from './completion-body';
 import { checkedCall } from './checked-call';
 import { cancelledBy, createConcurrencyLimiter, type ConcurrencyLimiter } from './concurrency-limiter';
@@ -28,8 +32,9 @@ export interface ModelClientOptions extends Partial<RetryTiming> {
 type AttemptOutcome = { ok: true; result: ModelCallResult } | { ok: false; failure: AttemptFailure };
 
 /**
- * A ModelClient over the `openai` SDK for one target: always streams, assembles text and tool-call
- * deltas into one assistant message, retries 429, 5xx, 408/409 and network faults (a stream cut
+ * A ModelClient over the `openai` SDK for one target: streams and assembles text and tool-call
+ * deltas into one assistant message (or, for a target with `wholeReply`, calls non-streamed and
+ * reads the reply with it), retries 429, 5xx, 408/409 and network faults (a stream cut
  * included) with backoff honouring Retry-After, then rejects with a ProviderError. Aborting the
  * request's signal rejects with a CancelledError at once, without retrying.
  *
@@ -66,6 +71,14 @@ export function createModelClient(target: ModelTarget, options: ModelClientOptio
     request.signal.addEventListener('abort', forwardAbort, { once: true });
     if (request.signal.aborted) forwardAbort();
     try {
+      if (target.wholeReply) {
+        const body = target.wholeReply.callBody(requestBody(target, request) as unknown as Record<string, unknown>);
+        const whole = await sdk.chat.completions
+          .create(body as unknown as ChatCompletionCreateParamsNonStreaming, { signal: attemptController.signal })
+          .asResponse();
+        duringStream = true;
+        return target.wholeReply.readReply(await whole.text());
+      }
       const response = await sdk.chat.completions.create(requestBody(target, request), { signal: attemptController.signal }).asResponse();
       duringStream = true;
       // A few servers answer plain JSON even to a streamed request: read it as one whole answer.
