@@ -77,7 +77,9 @@ export function createModelClient(target: ModelTarget, options: ModelClientOptio
           .create(body as unknown as ChatCompletionCreateParamsNonStreaming, { signal: attemptController.signal })
           .asResponse();
         duringStream = true;
-        return target.wholeReply.readReply(await whole.text());
+        const outcome = target.wholeReply.readReply(await whole.text());
+        if (outcome.ok) reportWholeTurn(outcome.result, request);
+        return outcome;
       }
       const response = await sdk.chat.completions.create(requestBody(target, request), { signal: attemptController.signal }).asResponse();
       duringStream = true;
@@ -157,6 +159,17 @@ function reportDeltas(chunk: ChatCompletionChunk, request: ModelCallRequest): vo
   const reasoning = delta.reasoning_content ?? delta.reasoning;
   if (typeof reasoning === 'string' && reasoning !== '') request.onReasoningDelta?.(reasoning);
   if ((delta.tool_calls?.length ?? 0) > 0) request.onToolCallDelta?.();
+}
+
+/**
+ * Tells the request's listeners about a turn read whole as if it came in one delta each (tool calls
+ * first, so that the text of a tool-calling turn is never shown as a reply).
+ */
+function reportWholeTurn(result: ModelCallResult, request: ModelCallRequest): void {
+  if ((result.message.tool_calls?.length ?? 0) > 0) request.onToolCallDelta?.();
+  if (result.reasoning) request.onReasoningDelta?.(result.reasoning);
+  const text = typeof result.message.content === 'string' ? result.message.content : '';
+  if (text) request.onTextDelta?.(text);
 }
 
 /** The streaming request body: the host's extra fields first, ours over them. */
