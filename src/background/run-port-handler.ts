@@ -2,6 +2,8 @@ import { CancelledError, ConfigurationError, HostContractError, RetinueError } f
 import type { HostNotice } from '../hosts/host-adapter';
 import { chooseHostAdapter } from '../hosts/host-adapters';
 import { createPageRelayedFetch, type PageRelayedFetch } from '../hosts/page-relayed-fetch';
+import { sourceProtocolFor } from '../hosts/sillytavern/source-protocols';
+import type { HostAdapterId } from '../hosts/chat-turn-request';
 import { PROMPT_SNAPSHOT_PATH, SNAPSHOT_LIMITS, type PromptSnapshot } from '../hosts/prompt-snapshot';
 import {
   bridgeToBackgroundMessageSchema,
@@ -226,7 +228,7 @@ export function serveRunPort(port: RunServicePort, dependencies: RunPortDependen
       adapter: adapter.id,
       snapshot: reading.snapshot,
       rootProfileId: rootProfileIdFor(settings, origin as string),
-      resolveModel: resolverFor(settings, reading.snapshot, pageFetch),
+      resolveModel: resolverFor(settings, adapter.id, reading.snapshot, pageFetch),
       signal: abort.signal,
       onProgress: (line) => post({ type: 'run-progress', line: line.slice(0, 500) }),
       onReplyStream: (event) => postReplyStreamEvent(event, post),
@@ -262,7 +264,7 @@ export function serveRunPort(port: RunServicePort, dependencies: RunPortDependen
       const runtime = await dependencies.context.getRuntime();
       runUnderway = true;
       return await runtime.resumeRun(runId, {
-        resolveModel: resolverFor(settings, snapshot, pageFetch),
+        resolveModel: resolverFor(settings, run.adapter === 'sillytavern' ? 'sillytavern' : 'openai-chat', snapshot, pageFetch),
         signal: abort.signal,
         onProgress: (line) => post({ type: 'run-progress', line: line.slice(0, 500) }),
         onReplyStream: (event) => postReplyStreamEvent(event, post),
@@ -272,7 +274,9 @@ export function serveRunPort(port: RunServicePort, dependencies: RunPortDependen
     }
   }
 
-  function resolverFor(settings: Settings, snapshot: PromptSnapshot, pageFetch: PageRelayedFetch) {
+  function resolverFor(settings: Settings, adapter: HostAdapterId, snapshot: PromptSnapshot, pageFetch: PageRelayedFetch) {
+    // Claude and Google sources answer in their own shapes: calls through them go whole, read by their module.
+    const wholeReply = sourceProtocolFor(adapter, snapshot)?.wholeReply;
     return createModelResolver({
       connections: settings.connections,
       host: {
@@ -285,6 +289,7 @@ export function serveRunPort(port: RunServicePort, dependencies: RunPortDependen
         fetch: pageFetch.fetch,
         maxConcurrency: settings.defaults.maxRunningChildren + 1,
         toolProtocol: findSite(settings, origin as string)?.toolProtocol ?? 'auto',
+        ...(wholeReply ? { wholeReply } : {}),
       },
       clientOptions: dependencies.clientOptions,
       connectionLimiters: dependencies.connectionLimiters,

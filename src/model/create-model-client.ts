@@ -1,6 +1,10 @@
 import OpenAI from 'openai';
 import { Stream } from 'openai/core/streaming';
-import type { ChatCompletionChunk, ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
+import type {
+  ChatCompletionChunk,
+  ChatCompletionCreateParamsNonStreaming,
+  ChatCompletionCreateParamsStreaming,
+} from 'openai/resources/chat/completions';
 import { readCompletionBody } from './completion-body';
 import { checkedCall } from './checked-call';
 import { cancelledBy, createConcurrencyLimiter, type ConcurrencyLimiter } from './concurrency-limiter';
@@ -29,8 +33,9 @@ export interface ModelClientOptions extends Partial<RetryTiming> {
 type AttemptOutcome = { ok: true; result: ModelCallResult } | { ok: false; failure: AttemptFailure };
 
 /**
- * A ModelClient over the `openai` SDK for one target: always streams, assembles text and tool-call
- * deltas into one assistant message, retries 429, 5xx, 408/409 and network faults (a stream cut
+ * A ModelClient over the `openai` SDK for one target: streams and assembles text and tool-call
+ * deltas into one assistant message (or, for a target with `wholeReply`, calls non-streamed and
+ * reads the reply with it), retries 429, 5xx, 408/409 and network faults (a stream cut
  * included) with backoff honouring Retry-After, then rejects with a ProviderError. Aborting the
  * request's signal rejects with a CancelledError at once, without retrying.
  *
@@ -67,6 +72,16 @@ export function createModelClient(target: ModelTarget, options: ModelClientOptio
     request.signal.addEventListener('abort', forwardAbort, { once: true });
     if (request.signal.aborted) forwardAbort();
     try {
+      if (target.wholeReply) {
+        const body = target.wholeReply.callBody(requestBody(target, request) as unknown as Record<string, unknown>);
+        const whole = await sdk.chat.completions
+          .create(body as unknown as ChatCompletionCreateParamsNonStreaming, { signal: attemptController.signal })
+          .asResponse();
+        duringStream = true;
+        const outcome = target.wholeReply.readReply(await whole.text());
+        if (outcome.ok) reportWholeTurn(outcome.result, request);
+        return outcome;
+      }
       const response = await sdk.chat.completions.create(requestBody(target, request), { signal: attemptController.signal }).asResponse();
       duringStream = true;
       // A few servers answer plain JSON even to a streamed request: read it as one whole answer.
@@ -152,6 +167,17 @@ function reportDeltas(chunk: ChatCompletionChunk, request: ModelCallRequest): vo
   const reasoning = delta.reasoning_content ?? delta.reasoning;
   if (typeof reasoning === 'string' && reasoning !== '') request.onReasoningDelta?.(reasoning);
   if ((delta.tool_calls?.length ?? 0) > 0) request.onToolCallDelta?.();
+}
+
+/**
+ * Tells the request's listeners about a turn read whole as if it came in one delta each (tool calls
+ * first, so that the text of a tool-calling turn is never shown as a reply).
+ */
+function reportWholeTurn(result: ModelCallResult, request: ModelCallRequest): void {
+  if ((result.message.tool_calls?.length ?? 0) > 0) request.onToolCallDelta?.();
+  if (result.reasoning) request.onReasoningDelta?.(result.reasoning);
+  const text = typeof result.message.content === 'string' ? result.message.content : '';
+  if (text) request.onTextDelta?.(text);
 }
 
 /** The streaming request body: the host's extra fields first, ours over them. */
