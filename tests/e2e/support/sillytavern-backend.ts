@@ -19,6 +19,8 @@ export interface SillyTavernBackendRecord {
   source: unknown;
   /** Where the request was forwarded, or undefined when refused. */
   target?: string;
+  /** The secret the server would read the provider's key by (a connection profile's `secret-id`). */
+  secretId?: unknown;
   /** The body sent to the provider. */
   forwardedBody?: Record<string, unknown>;
   refusedWith?: number;
@@ -65,7 +67,7 @@ export async function handleSillyTavernGenerate(options: {
   const forwardedBody: Record<string, unknown> = {};
   for (const field of providerFields) if (payload[field] !== undefined) forwardedBody[field] = payload[field];
   const target = `${baseUrl.replace(/\/$/, '')}/chat/completions`;
-  log.push({ type: payload.type, source, target, forwardedBody });
+  log.push({ type: payload.type, source, target, forwardedBody, ...(payload.secret_id !== undefined ? { secretId: payload.secret_id } : {}) });
 
   const upstreamAbort = new AbortController();
   response.on('close', () => {
