@@ -14,6 +14,7 @@ import {
 import type { ConcurrencyLimiter } from '../model/concurrency-limiter';
 import type { ModelClientOptions } from '../model/create-model-client';
 import { createModelResolver } from '../model/model-resolver';
+import { connectionProfileTarget } from '../hosts/sillytavern/connection-profile-target';
 import type { RunFallback } from '../records/run';
 import type { RunOutcome } from '../runtime/agent-runtime';
 import { fallbackForError, PageModelFallbackError } from '../runtime/fail-open';
@@ -277,8 +278,10 @@ export function serveRunPort(port: RunServicePort, dependencies: RunPortDependen
   function resolverFor(settings: Settings, adapter: HostAdapterId, snapshot: PromptSnapshot, pageFetch: PageRelayedFetch) {
     // Claude and Google sources answer in their own shapes: calls through them go whole, read by their module.
     const wholeReply = sourceProtocolFor(adapter, snapshot)?.wholeReply;
+    const toolProtocol = findSite(settings, origin as string)?.toolProtocol ?? 'auto';
     return createModelResolver({
       connections: settings.connections,
+      hostProfile: (profileName) => connectionProfileTarget({ origin: origin as string, profileName, pageFetch, maxConcurrency: settings.defaults.maxRunningChildren + 1, toolProtocol }),
       host: {
         label: "the page's own model",
         baseURL: `${origin}/`,
@@ -288,7 +291,7 @@ export function serveRunPort(port: RunServicePort, dependencies: RunPortDependen
         model: typeof snapshot.model === 'string' ? snapshot.model : '',
         fetch: pageFetch.fetch,
         maxConcurrency: settings.defaults.maxRunningChildren + 1,
-        toolProtocol: findSite(settings, origin as string)?.toolProtocol ?? 'auto',
+        toolProtocol,
         ...(wholeReply ? { wholeReply } : {}),
       },
       clientOptions: dependencies.clientOptions,

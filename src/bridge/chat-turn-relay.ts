@@ -110,7 +110,13 @@ export function createChatTurnRelay(options: ChatTurnRelayOptions): ChatTurnRela
         break;
       case 'host-call':
         openHostCalls.add(message.callId);
-        options.toPage({ type: 'host-call', requestId, callId: message.callId, body: message.body });
+        options.toPage({
+          type: 'host-call',
+          requestId,
+          callId: message.callId,
+          body: message.body,
+          ...(message.connectionProfile !== undefined ? { connectionProfile: message.connectionProfile } : {}),
+        });
         break;
       case 'host-call-abort':
         openHostCalls.delete(message.callId);
@@ -158,8 +164,8 @@ export function createChatTurnRelay(options: ChatTurnRelayOptions): ChatTurnRela
         end();
         return;
       }
-      if (message.type === 'run-start' || !openHostCalls.has(message.callId)) return;
-      if (message.type === 'host-call-end' || message.type === 'host-call-error') openHostCalls.delete(message.callId);
+      if (message.type === 'run-start' || message.type === 'connection-profiles' || !openHostCalls.has(message.callId)) return;
+      if (message.type === 'host-call-end' || message.type === 'host-call-error' || message.type === 'host-call-refused') openHostCalls.delete(message.callId);
       const { requestId: _requestId, ...relayed } = message;
       port?.postMessage(relayed);
     },

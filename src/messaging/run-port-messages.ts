@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { pageChatIdentitySchema } from '../records/chat-identity';
+import { profileRefusalSchema, profileSourceSchema } from './connection-profile-messages';
 import { HOST_CALL_CHUNK_MAX_CHARS } from './page-messages';
 
 /** The name of the `runtime.Port` the bridge opens to the background for one run. */
@@ -35,6 +36,7 @@ export const bridgeToBackgroundMessageSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('host-call-chunk'), callId, text: z.string().max(HOST_CALL_CHUNK_MAX_CHARS) }),
   z.strictObject({ type: z.literal('host-call-end'), callId }),
   z.strictObject({ type: z.literal('host-call-error'), callId, message: z.string().max(2_000) }),
+  z.strictObject({ type: z.literal('host-call-refused'), callId, refusal: profileRefusalSchema, source: profileSourceSchema.optional() }),
 ]);
 export type BridgeToBackgroundMessage = z.infer<typeof bridgeToBackgroundMessageSchema>;
 
@@ -62,7 +64,13 @@ export const backgroundToBridgeMessageSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('run-closed') }),
   /** The run failed or was cancelled: `status` is the HTTP status the page gets, `message` says why. */
   z.strictObject({ type: z.literal('run-failed'), status: z.number().int(), message: z.string() }),
-  z.strictObject({ type: z.literal('host-call'), callId, body: z.record(z.string(), z.unknown()) }),
+  z.strictObject({
+    type: z.literal('host-call'),
+    callId,
+    body: z.record(z.string(), z.unknown()),
+    /** Run the call on this SillyTavern connection profile (its name) instead of the page's own connection. */
+    connectionProfile: z.string().min(1).max(100).optional(),
+  }),
   z.strictObject({ type: z.literal('host-call-abort'), callId }),
 ]);
 export type BackgroundToBridgeMessage = z.infer<typeof backgroundToBridgeMessageSchema>;

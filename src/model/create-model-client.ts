@@ -5,6 +5,7 @@ import type {
   ChatCompletionCreateParamsNonStreaming,
   ChatCompletionCreateParamsStreaming,
 } from 'openai/resources/chat/completions';
+import { ConfigurationError } from '../errors';
 import { readCompletionBody } from './completion-body';
 import { checkedCall } from './checked-call';
 import { cancelledBy, createConcurrencyLimiter, type ConcurrencyLimiter } from './concurrency-limiter';
@@ -109,6 +110,9 @@ export function createModelClient(target: ModelTarget, options: ModelClientOptio
       if (turn.reasoning) result.reasoning = turn.reasoning;
       return { ok: true, result };
     } catch (error) {
+      // The page refused the call for a reason only the user can fix (a connection profile gone): no retry.
+      const configuration = configurationErrorIn(error);
+      if (configuration) throw configuration;
       return { ok: false, failure: classifyFailure(error, { duringStream, signal: request.signal }) };
     } finally {
       request.signal.removeEventListener('abort', forwardAbort);
@@ -158,6 +162,13 @@ async function withUsage(request: ModelCallRequest, result: ModelCallResult): Pr
   if (usageReported(result.usage)) return result;
   const sent = { messages: request.messages, ...(request.tools ? { tools: request.tools } : {}) };
   return { ...result, usage: await estimateCallUsage(sent, { message: result.message, ...(result.reasoning ? { reasoning: result.reasoning } : {}) }) };
+}
+
+/** A ConfigurationError thrown by the call's fetch, which the SDK wraps as the cause of a connection error. */
+function configurationErrorIn(error: unknown): ConfigurationError | undefined {
+  if (error instanceof ConfigurationError) return error;
+  const cause = error instanceof Error ? (error as { cause?: unknown }).cause : undefined;
+  return cause instanceof ConfigurationError ? cause : undefined;
 }
 
 /** Tells the request's listeners about a chunk's reasoning and tool-call deltas. */

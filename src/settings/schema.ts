@@ -25,6 +25,15 @@ export const modelBindingSchema = z.discriminatedUnion('binding', [
     sampling: samplingSchema.optional(),
   }),
   z.strictObject({
+    binding: z.literal('hostProfile'),
+    /**
+     * A SillyTavern Connection Manager profile, by the name the user gave it there. The call still
+     * runs in the page with the page's session; the profile decides source, model and endpoint.
+     */
+    profileName: z.string().trim().min(1).max(100),
+    sampling: samplingSchema.optional(),
+  }),
+  z.strictObject({
     binding: z.literal('connection'),
     connectionId: id,
     model: z.string().min(1).max(200).optional(),

@@ -1,34 +1,9 @@
 import type { HostAdapter } from '../host-adapter';
 import { readPromptSnapshot } from '../read-snapshot';
 import { SOURCE_PROTOCOLS, sillyTavernSourceOf } from './source-protocols';
+import { OPENAI_SHAPED_SOURCES } from './openai-shaped-sources';
 
-/**
- * Chat Completion sources whose replies SillyTavern's page reads as OpenAI chunks
- * (`choices[0].delta.content`, `delta.reasoning_content`) and whose server answers the OpenAI way, so a
- * run can both call the page's model through them and answer the page.
- */
-export const OPENAI_SHAPED_SOURCES: readonly string[] = [
-  'openai',
-  'custom',
-  'openrouter',
-  'mistralai',
-  'groq',
-  'deepseek',
-  'xai',
-  'azure_openai',
-  'perplexity',
-  'fireworks',
-  'electronhub',
-  'chutes',
-  'nanogpt',
-  'aimlapi',
-  'pollinations',
-  'moonshot',
-  'cometapi',
-  'zai',
-  'siliconflow',
-  'workers_ai',
-];
+export { OPENAI_SHAPED_SOURCES } from './openai-shaped-sources';
 
 /**
  * `sillytavern`: SillyTavern's `POST /api/backends/chat-completions/generate`. Chat turns of an

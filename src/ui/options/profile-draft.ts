@@ -9,8 +9,10 @@ export interface ProfileDraft {
   name: string;
   description: string;
   systemPrompt: string;
-  binding: 'host' | 'connection';
+  binding: 'host' | 'hostProfile' | 'connection';
   connectionId: string;
+  /** The SillyTavern connection profile's name (the `hostProfile` binding). */
+  profileName: string;
   model: string;
   temperature: string;
   topP: string;
@@ -41,7 +43,8 @@ export function draftFromProfile(profile: AgentProfile): ProfileDraft {
     systemPrompt: profile.systemPrompt,
     binding: profile.model.binding,
     connectionId: profile.model.binding === 'connection' ? profile.model.connectionId : '',
-    model: profile.model.model ?? '',
+    profileName: profile.model.binding === 'hostProfile' ? profile.model.profileName : '',
+    model: profile.model.binding === 'hostProfile' ? '' : (profile.model.model ?? ''),
     temperature: text(sampling?.temperature),
     topP: text(sampling?.top_p),
     maxTokens: text(sampling?.max_tokens),
@@ -80,6 +83,8 @@ export function profileInputFromDraft(draft: ProfileDraft): Record<string, unkno
     model:
       draft.binding === 'host'
         ? { binding: 'host', ...(draft.model.trim() ? { model: draft.model.trim() } : {}), ...samplingPart }
+        : draft.binding === 'hostProfile'
+        ? { binding: 'hostProfile', profileName: draft.profileName.trim(), ...samplingPart }
         : { binding: 'connection', connectionId: draft.connectionId, ...(draft.model.trim() ? { model: draft.model.trim() } : {}), ...samplingPart },
     tools: { allow: draft.tools },
     delegation: {

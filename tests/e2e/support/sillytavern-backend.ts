@@ -20,6 +20,8 @@ export interface SillyTavernBackendRecord {
   source: unknown;
   /** Where the request was forwarded, or undefined when refused. */
   target?: string;
+  /** The secret the server would read the provider's key by (a connection profile's `secret-id`). */
+  secretId?: unknown;
   /** The body sent to the provider. */
   forwardedBody?: Record<string, unknown>;
   /** The `stream` flag of the page's (or Retinue's) request. */
@@ -72,7 +74,7 @@ export async function handleSillyTavernGenerate(options: {
     await answerInSourceShape({ source, payload, forwardedBody, target, response, log });
     return;
   }
-  log.push({ type: payload.type, source, target, forwardedBody });
+  log.push({ type: payload.type, source, target, forwardedBody, ...(payload.secret_id !== undefined ? { secretId: payload.secret_id } : {}) });
 
   const upstreamAbort = new AbortController();
   response.on('close', () => {
