@@ -14,6 +14,8 @@ export const journalEventTypeSchema = z.enum([
   'task-queued',
   'task-start',
   'task-end',
+  'review-start',
+  'review-end',
   'run-resume',
 ]);
 export type JournalEventType = z.infer<typeof journalEventTypeSchema>;

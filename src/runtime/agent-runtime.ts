@@ -1,6 +1,8 @@
 import type { PromptSnapshot } from '../hosts/prompt-snapshot';
 import type { ModelResolver } from '../model/model-resolver';
 import type { AgentRun } from '../records/run';
+import type { ReviewDecision } from '../records/task-review';
+import type { ReviewOutcome } from './task-review';
 import type { ReplyStreamEvent } from './reply-stream';
 import type { AgentProfile, SettingsDefaults } from '../settings/schema';
 import type { RunStore } from '../store/run-store';
@@ -64,6 +66,8 @@ export interface AgentRuntime {
   resumeRun(runId: string, options: ResumeRunOptions): Promise<RunOutcome>;
   cancelRun(runId: string, reason?: string): void;
   cancelTask(runId: string, taskId: string): void;
+  /** The user's decision on a result waiting for review; undefined when this runtime does not drive the run. */
+  reviewTask(runId: string, taskId: string, decision: ReviewDecision): Promise<ReviewOutcome | undefined>;
   /**
    * Stops every run of this runtime where it stands without recording an end, as when the browser
    * stops the service worker; their `startRun`/`resumeRun` promises resolve with `suspended: true`.

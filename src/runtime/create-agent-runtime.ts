@@ -14,6 +14,7 @@ import { rootMessages } from './root-context';
 import { runRoot } from './root-run';
 import { RunSession, type RunSessionOptions, type RuntimeEnvironment } from './run-session';
 import { RunSuspendedError } from './run-signals';
+import { applyReviewDecision } from './task-review';
 
 const TITLE_CHARS = 80;
 
@@ -146,6 +147,11 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
       cancelTask(active.session, taskId, 'Cancelled by the user.').catch((error: unknown) =>
         active.session.failFast(error instanceof HostContractError ? error : new HostContractError('cancel-failed', String(error))),
       );
+    },
+
+    async reviewTask(runId, taskId, decision) {
+      const active = sessions.get(runId);
+      return active ? applyReviewDecision(active.session, taskId, decision) : undefined;
     },
 
     async shutdown() {
