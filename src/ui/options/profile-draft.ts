@@ -26,6 +26,8 @@ export interface ProfileDraft {
   /** Seconds; empty means no own timeout. */
   timeoutSeconds: string;
   recentChatMessages: string;
+  /** `ask`: the user reviews each result before the caller gets it. */
+  review: AgentProfile['review'];
 }
 
 const text = (value: number | undefined) => (value === undefined ? '' : String(value));
@@ -52,6 +54,7 @@ export function draftFromProfile(profile: AgentProfile): ProfileDraft {
     maxToolCalls: text(profile.budget.maxToolCalls),
     timeoutSeconds: profile.budget.timeoutMs === undefined ? '' : String(profile.budget.timeoutMs / 1_000),
     recentChatMessages: text(profile.context.recentChatMessages),
+    review: profile.review,
   };
 }
 
@@ -90,6 +93,7 @@ export function profileInputFromDraft(draft: ProfileDraft): Record<string, unkno
       ...(timeoutSeconds === undefined ? {} : { timeoutMs: Math.round(timeoutSeconds * 1_000) }),
     },
     context: { recentChatMessages: optionalNumber(draft.recentChatMessages) },
+    review: draft.review,
   };
 }
 
