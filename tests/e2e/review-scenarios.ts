@@ -65,8 +65,10 @@ export async function runEditedReviewTurn(setup: {
   page: EvaluatingHandle;
   fixtures: FixtureServer;
   model: ScriptedModelServer;
+  /** Called while the result is held: with its buttons shown, then with the edit field open (Chromium runs axe here). */
+  whileHeld?: (stage: 'buttons' | 'editing') => Promise<void>;
 }): Promise<void> {
-  const { options, panel, page, fixtures, model } = setup;
+  const { options, panel, page, fixtures, model, whileHeld } = setup;
   await askForReview(options, fixtures, model);
   scriptReviewedTurn(model);
   await waitForFixtureReady(page);
@@ -86,6 +88,8 @@ export async function runEditedReviewTurn(setup: {
   // The page is still waiting: the writer has not had the result.
   expect((await evaluateIn(page, () => (window as unknown as { fixture: { status: string } }).fixture.status, undefined))).toBe('generating');
 
+  await whileHeld?.('buttons');
+
   expect(await clickByLabel(panel, 'Edit the result of')).toBe(true);
   const focused = await waitUntil(
     () => evaluateIn(panel, () => (document.activeElement?.tagName === 'TEXTAREA' ? (document.activeElement as HTMLTextAreaElement).value : undefined), undefined),
@@ -101,6 +105,7 @@ export async function runEditedReviewTurn(setup: {
     },
     REVIEW_TEXTS.edited,
   );
+  await whileHeld?.('editing');
   expect(await clickByLabel(panel, 'Send edited result')).toBe(true);
 
   const state = await waitForFixtureStatus(page, 'done');
