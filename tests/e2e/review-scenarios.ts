@@ -114,9 +114,13 @@ export async function runEditedReviewTurn(setup: {
   expect(state.lastReply).not.toContain('the storm should frighten him');
   expect(state.lastReasoning).toContain('result waits for your review');
 
-  const mark = await waitUntil(() => evaluateIn(panel, () => document.querySelector('.task-row .review-mark')?.textContent ?? undefined, undefined), {
-    description: 'the task row marked as edited by the user',
-    timeoutMs: 20_000,
-  });
+  // The row says "Waiting for your review" until the panel re-reads the task after the decision.
+  const mark = await waitUntil(
+    async () => {
+      const shown = await evaluateIn(panel, () => document.querySelector('.task-row .review-mark')?.textContent ?? undefined, undefined);
+      return shown === 'Edited by you' ? shown : undefined;
+    },
+    { description: 'the task row marked "Edited by you"', timeoutMs: 20_000 },
+  );
   expect(mark).toBe('Edited by you');
 }
