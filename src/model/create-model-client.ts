@@ -8,6 +8,7 @@ import type { ModelCallRequest, ModelCallResult, ModelCallRetry, ModelClient, Mo
 import { providerErrorFor, redact } from './provider-errors';
 import { classifyFailure, DEFAULT_RETRY_TIMING, retryDelayMs, type AttemptFailure, type RetryTiming } from './retry-policy';
 import { StreamAssembler } from './stream-assembler';
+import { estimateCallUsage, usageReported } from './token-estimate';
 import { createInMemoryToolProtocolMemory, type ToolProtocolMemory } from './tool-protocol-memory';
 
 /** Where endpoints that refused native tools are remembered when a client is given no memory of its own. */
@@ -112,7 +113,7 @@ export function createModelClient(target: ModelTarget, options: ModelClientOptio
       } finally {
         release();
       }
-      if (outcome.ok) return outcome.result;
+      if (outcome.ok) return withUsage(request, outcome.result);
       const failure = outcome.failure;
       if (failure.kind === 'aborted') throw cancelledBy(request.signal, callName);
       if (!failure.retryable || attemptNumber > timing.maxRetries) {
@@ -135,6 +136,13 @@ export function createModelClient(target: ModelTarget, options: ModelClientOptio
     label: target.label,
     call: (request) => checkedCall({ target, memory, send: callWithRetries }, request),
   };
+}
+
+/** The result with the provider's usage, or Retinue's estimate (marked so) where it reported none. */
+async function withUsage(request: ModelCallRequest, result: ModelCallResult): Promise<ModelCallResult> {
+  if (usageReported(result.usage)) return result;
+  const sent = { messages: request.messages, ...(request.tools ? { tools: request.tools } : {}) };
+  return { ...result, usage: await estimateCallUsage(sent, { message: result.message, ...(result.reasoning ? { reasoning: result.reasoning } : {}) }) };
 }
 
 /** Tells the request's listeners about a chunk's reasoning and tool-call deltas. */

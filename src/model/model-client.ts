@@ -51,6 +51,8 @@ export interface ModelCallUsage {
   promptTokens: number;
   completionTokens: number;
   totalTokens: number;
+  /** Retinue counted these tokens itself: the provider reported no usage for the call. */
+  estimated?: boolean;
 }
 
 export interface ModelCallResult {

@@ -17,6 +17,8 @@ export const journalEventTypeSchema = z.enum([
   'review-start',
   'review-end',
   'run-resume',
+  /** The run used its spend cap (`budget.maxRunTokens`): no new tasks, the rest wrap up. */
+  'token-cap-reached',
 ]);
 export type JournalEventType = z.infer<typeof journalEventTypeSchema>;
 

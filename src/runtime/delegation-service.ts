@@ -9,6 +9,7 @@ import { AWAIT_MAX_TIMEOUT_MS } from '../tools/agent-await';
 import { createTask } from './task-creation';
 import { delegableAgents } from './invocation-policy';
 import type { RunSession } from './run-session';
+import { refuseDelegationAtSpendCap } from './spend-cap';
 import { discardUnreviewed } from './task-review';
 
 const ENDED: ReadonlySet<AgentTaskRecord['status']> = new Set(['completed', 'failed', 'cancelled']);
@@ -99,6 +100,7 @@ export function createDelegationPort(session: RunSession, caller: AgentInvocatio
         const names = agents.map((agent) => agent.id).join(', ') || 'none';
         throw new ModelBehaviorError('agent-unavailable', `There is no agent "${request.agentId}" you can delegate to. Agents you can use: ${names}.`);
       }
+      if (!existing) refuseDelegationAtSpendCap(session);
       const task = existing ?? (await createTask({ session, caller, target, request, toolCallId, tasksLeft: tasksLeft() }));
       const state = isEnded(task) || session.scheduler.isRunning(task.id) ? 'running' : session.scheduler.enqueue(task.id);
       return { name: task.workspaceKey, agent: target, state, budget: task.budget, tasksLeft: tasksLeft() };

@@ -10,6 +10,7 @@ import { runInvocationLoop } from './invocation-loop';
 import { rootPolicy } from './invocation-policy';
 import { abortReason, isSuspended } from './run-signals';
 import type { RunSession } from './run-session';
+import { runTokenCapOf } from './spend-cap';
 import { samplingFor } from './turn-preparation';
 import { createRootWorkspaceView } from '../workspace/root-view';
 
@@ -83,6 +84,7 @@ export async function runRoot(session: RunSession, rootInvocation: AgentInvocati
   try {
     const profile = session.profile(invocation.profileId);
     const policy = rootPolicy(profile);
+    session.runTokenCap = runTokenCapOf(profile, session.environment.defaults);
     invocation = { ...invocation, status: 'running' };
     await session.store.putInvocation(invocation);
     session.journal.note('invocation-start', { invocationId: invocation.id, data: { profileId: profile.id, kind: 'root' } });

@@ -52,6 +52,8 @@ export class RunSession {
   private readonly progress: ((line: string) => void) | undefined;
   private readonly replyListener: ((event: ReplyStreamEvent) => void) | undefined;
   run: AgentRun;
+  /** Tokens this run may use (see spend-cap.ts); set when the root starts, absent for no cap. */
+  runTokenCap?: number;
 
   constructor(options: RunSessionOptions) {
     this.environment = options.environment;

@@ -73,6 +73,8 @@ export const profileSchema = z.strictObject({
       maxRounds: z.number().int().min(1).max(100).default(8),
       maxToolCalls: z.number().int().min(0).max(500).default(16),
       timeoutMs: z.number().int().min(1_000).max(3_600_000).optional(),
+      /** The root's profile only: tokens one run (root and tasks) may use; wins over `defaults.maxRunTokens`. */
+      maxRunTokens: z.number().int().min(1_000).max(100_000_000).optional(),
     })
     .default({ maxRounds: 8, maxToolCalls: 16 }),
   context: z
@@ -137,6 +139,8 @@ export const defaultsSchema = z.strictObject({
   maxTasksPerRun: z.number().int().min(1).max(64).default(8),
   awaitTimeoutMs: z.number().int().min(1_000).max(300_000).default(120_000),
   retentionDays: z.number().int().min(1).max(3_650).default(30),
+  /** Tokens one run (root and tasks) may use, unless the root's profile sets its own; absent: no cap. */
+  maxRunTokens: z.number().int().min(1_000).max(100_000_000).optional(),
 });
 export type SettingsDefaults = z.infer<typeof defaultsSchema>;
 

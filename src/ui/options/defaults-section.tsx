@@ -6,9 +6,9 @@ import { t } from '../ui-text';
 import { describedBy, Field, issuesByPath } from './field';
 import type { OptionsState } from './options-state';
 
-type NumberField = 'maxRunningChildren' | 'maxTasksPerRun' | 'awaitTimeoutSeconds' | 'retentionDays';
+type NumberField = 'maxRunningChildren' | 'maxTasksPerRun' | 'awaitTimeoutSeconds' | 'retentionDays' | 'maxRunTokens';
 
-/** Run-wide defaults: the root profile, running children, task cap, await timeout, retention. */
+/** Run-wide defaults: the root profile, running children, task cap, await timeout, retention, token limit. */
 export function DefaultsSection({ state }: { state: OptionsState }) {
   const settings = state.settings.value;
   if (!settings) return null;
@@ -22,6 +22,7 @@ function DefaultsForm({ state, defaults }: { state: OptionsState; defaults: Sett
     maxTasksPerRun: String(defaults.maxTasksPerRun),
     awaitTimeoutSeconds: String(defaults.awaitTimeoutMs / 1_000),
     retentionDays: String(defaults.retentionDays),
+    maxRunTokens: defaults.maxRunTokens === undefined ? '' : String(defaults.maxRunTokens),
   });
   const [errors, setErrors] = useState<Record<string, string>>({});
   const profiles = resolveProfiles(state.settings.value ?? { profiles: [] });
@@ -35,6 +36,8 @@ function DefaultsForm({ state, defaults }: { state: OptionsState; defaults: Sett
       maxTasksPerRun: Number(draft.maxTasksPerRun),
       awaitTimeoutMs: Math.round(Number(draft.awaitTimeoutSeconds) * 1_000),
       retentionDays: Number(draft.retentionDays),
+      // Empty: no token limit.
+      ...(draft.maxRunTokens.trim() === '' ? {} : { maxRunTokens: Number(draft.maxRunTokens) }),
     };
     const parsed = defaultsSchema.safeParse(input);
     if (!parsed.success) {
@@ -66,6 +69,7 @@ function DefaultsForm({ state, defaults }: { state: OptionsState; defaults: Sett
           {numberField('maxTasksPerRun', t('options_defaults_task_cap'))}
           {numberField('awaitTimeoutSeconds', t('options_defaults_await_timeout'))}
           {numberField('retentionDays', t('options_defaults_retention'))}
+          {numberField('maxRunTokens', t('options_defaults_max_run_tokens'))}
         </div>
         <div class="button-row">
           <button type="submit" class="primary">{t('options_save')}</button>

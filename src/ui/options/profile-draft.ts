@@ -25,6 +25,8 @@ export interface ProfileDraft {
   maxToolCalls: string;
   /** Seconds; empty means no own timeout. */
   timeoutSeconds: string;
+  /** The root's token limit per run; empty means the default's. */
+  maxRunTokens: string;
   recentChatMessages: string;
   /** `ask`: the user reviews each result before the caller gets it. */
   review: AgentProfile['review'];
@@ -53,6 +55,7 @@ export function draftFromProfile(profile: AgentProfile): ProfileDraft {
     maxRounds: text(profile.budget.maxRounds),
     maxToolCalls: text(profile.budget.maxToolCalls),
     timeoutSeconds: profile.budget.timeoutMs === undefined ? '' : String(profile.budget.timeoutMs / 1_000),
+    maxRunTokens: text(profile.budget.maxRunTokens),
     recentChatMessages: text(profile.context.recentChatMessages),
     review: profile.review,
   };
@@ -70,6 +73,7 @@ export function profileInputFromDraft(draft: ProfileDraft): Record<string, unkno
   );
   const samplingPart = Object.keys(sampling).length > 0 ? { sampling } : {};
   const timeoutSeconds = optionalNumber(draft.timeoutSeconds);
+  const maxRunTokens = optionalNumber(draft.maxRunTokens);
   const allowedAgents = draft.allowedAgents.split(/[\s,]+/).filter(Boolean);
   return {
     id: draft.id.trim(),
@@ -91,6 +95,7 @@ export function profileInputFromDraft(draft: ProfileDraft): Record<string, unkno
       maxRounds: optionalNumber(draft.maxRounds),
       maxToolCalls: optionalNumber(draft.maxToolCalls),
       ...(timeoutSeconds === undefined ? {} : { timeoutMs: Math.round(timeoutSeconds * 1_000) }),
+      ...(maxRunTokens === undefined ? {} : { maxRunTokens }),
     },
     context: { recentChatMessages: optionalNumber(draft.recentChatMessages) },
     review: draft.review,

@@ -125,6 +125,7 @@ export function ProfileForm({ state, profile, readOnly, storedId, onDone }: Prof
             {field('maxRounds', 'budget.maxRounds', t('options_profile_max_rounds'), 'number')}
             {field('maxToolCalls', 'budget.maxToolCalls', t('options_profile_max_tool_calls'), 'number')}
             {field('timeoutSeconds', 'budget.timeoutSeconds', t('options_profile_timeout'), 'number')}
+            {field('maxRunTokens', 'budget.maxRunTokens', t('options_profile_max_run_tokens'), 'number', false, t('options_profile_max_run_tokens_hint'))}
             {field('recentChatMessages', 'context.recentChatMessages', t('options_profile_recent_messages'), 'number')}
           </div>
         </fieldset>
