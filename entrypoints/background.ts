@@ -16,6 +16,11 @@ export default defineBackground(() => {
   installInterruptedRunRecovery({ context });
   // Old runs go by the retention setting: at start-up and after a run ends, at most once a day.
   installRunRetention({ context });
-  // The side panel: live journal events of the runs it shows, and its cancel buttons.
-  installPanelService({ store: context.getStore(), cancelRun: (runId) => context.cancelRun(runId), cancelTask: (runId, taskId) => context.cancelTask(runId, taskId) });
+  // The side panel: live journal events of the runs it shows, its cancel buttons and its review decisions.
+  installPanelService({
+    store: context.getStore(),
+    cancelRun: (runId) => context.cancelRun(runId),
+    cancelTask: (runId, taskId) => context.cancelTask(runId, taskId),
+    reviewTask: (runId, taskId, decision) => context.reviewTask(runId, taskId, decision),
+  });
 });

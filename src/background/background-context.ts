@@ -1,4 +1,6 @@
+import type { ReviewDecision } from '../records/task-review';
 import type { AgentRuntime } from '../runtime/agent-runtime';
+import type { ReviewOutcome } from '../runtime/task-review';
 import { createAgentRuntime } from '../runtime/create-agent-runtime';
 import { resolveProfiles } from '../profiles/built-in-profiles';
 import type { Settings } from '../settings/schema';
@@ -22,6 +24,8 @@ export interface BackgroundContext {
   /** Cancels a run whichever runtime drives it (the side panel's cancel). */
   cancelRun(runId: string, reason?: string): void;
   cancelTask(runId: string, taskId: string): void;
+  /** The side panel's Approve, Edit or Discard on a result waiting for review, whichever runtime drives the run. */
+  reviewTask(runId: string, taskId: string, decision: ReviewDecision): Promise<ReviewOutcome>;
   /** Resume or interrupt: who decides about the runs left `running` when this background started. */
   runClaims: RunClaims;
 }
@@ -69,6 +73,17 @@ export function createBackgroundContext(options: BackgroundContextOptions = {}):
     getRuntime,
     cancelRun: (runId, reason) => runtimes.forEach((each) => each.cancelRun(runId, reason)),
     cancelTask: (runId, taskId) => runtimes.forEach((each) => each.cancelTask(runId, taskId)),
+    async reviewTask(runId, taskId, decision) {
+      for (const each of runtimes) {
+        const outcome = await each.reviewTask(runId, taskId, decision);
+        if (outcome) return outcome;
+      }
+      return {
+        ok: false,
+        code: 'run-not-active',
+        message: 'This run is not working right now, so the decision cannot reach it. If its page is still waiting, try again in a moment.',
+      };
+    },
     runClaims: createRunClaims(),
   };
 }

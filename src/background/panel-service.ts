@@ -6,6 +6,8 @@ import {
   type PanelToBackground,
 } from '../messaging/panel-messages';
 import type { JournalEvent } from '../records/journal';
+import type { ReviewDecision } from '../records/task-review';
+import type { ReviewOutcome } from '../runtime/task-review';
 import type { RunStore } from '../store/run-store';
 
 /** The parts of a `runtime.Port` the service uses (so tests can hand it a plain object). */
@@ -22,12 +24,16 @@ export interface PanelServiceDependencies {
   store: RunStore | Promise<RunStore>;
   cancelRun(runId: string): void;
   cancelTask(runId: string, taskId: string): void;
+  /** Approve, edit or discard a result waiting for review. */
+  reviewTask(runId: string, taskId: string, decision: ReviewDecision): Promise<ReviewOutcome>;
   /** Where Ports arrive; defaults to `browser.runtime.onConnect`. */
   connections?: { addListener(listener: (port: PanelPort) => void): void };
   /** Tells open panels the service is up; defaults to `browser.runtime.sendMessage`. */
   announce?: (message: BackgroundToPanel) => Promise<unknown>;
   /** Whether a Port comes from one of our own extension pages; defaults to checking its sender URL. */
   isTrustedPort?: (port: PanelPort) => boolean;
+  /** Whether a Port comes from the side panel page itself (review decisions); defaults to checking its sender URL. */
+  isSidePanelPort?: (port: PanelPort) => boolean;
 }
 
 type Subscription = { kind: 'none' } | { kind: 'run'; runId: string } | { kind: 'origin'; origin: string };
@@ -44,6 +50,17 @@ function defaultIsTrustedPort(port: PanelPort): boolean {
   const ownBase = browser.runtime.getURL('/');
   // A content script's Port carries the page's URL, so only our own pages pass.
   return port.sender?.url?.startsWith(ownBase) === true;
+}
+
+/** The side panel page (shown as a panel, or opened as a tab): the only page whose review decisions count. */
+function defaultIsSidePanelPort(port: PanelPort): boolean {
+  const url = port.sender?.url;
+  if (url === undefined) return false;
+  try {
+    return new URL(url).href.split(/[?#]/)[0] === browser.runtime.getURL('/sidepanel.html');
+  } catch {
+    return false;
+  }
 }
 
 function announceReady(announce: PanelServiceDependencies['announce']): void {
@@ -63,6 +80,7 @@ export function installPanelService(dependencies: PanelServiceDependencies): () 
   const clients = new Set<PanelClient>();
   const runOrigins = new Map<string, Promise<string | undefined>>();
   const isTrusted = dependencies.isTrustedPort ?? defaultIsTrustedPort;
+  const isSidePanel = dependencies.isSidePanelPort ?? defaultIsSidePanelPort;
   const storeReady = Promise.resolve(dependencies.store);
 
   function originOfRun(runId: string): Promise<string | undefined> {
@@ -120,7 +138,24 @@ export function installPanelService(dependencies: PanelServiceDependencies): () 
       case 'cancel-task':
         dependencies.cancelTask(message.runId, message.taskId);
         return;
+      case 'review-task':
+        review(client, message);
+        return;
     }
+  }
+
+  function review(client: PanelClient, message: Extract<PanelToBackground, { type: 'review-task' }>): void {
+    if (!isSidePanel(client.port)) {
+      post(client, { type: 'panel-error', code: 'review-refused', message: 'Results are reviewed in the side panel only; open the side panel to approve, edit or discard one.' });
+      return;
+    }
+    dependencies.reviewTask(message.runId, message.taskId, message.decision).then(
+      (outcome) => {
+        if (!outcome.ok) post(client, { type: 'panel-error', code: outcome.code, message: outcome.message });
+      },
+      (error: unknown) =>
+        post(client, { type: 'panel-error', code: 'panel-action-failed', message: `The review could not be saved: ${error instanceof Error ? error.message : String(error)}`.slice(0, 2_000) }),
+    );
   }
 
   let stopped = false;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { journalEventSchema } from '../records/journal';
+import { reviewDecisionSchema } from '../records/task-review';
 
 /** The name of the `runtime.Port` the side panel opens to the background. */
 export const PANEL_PORT_NAME = 'panel';
@@ -19,6 +20,8 @@ export const panelToBackgroundSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('unsubscribe') }),
   z.strictObject({ type: z.literal('cancel-run'), runId }),
   z.strictObject({ type: z.literal('cancel-task'), runId, taskId: z.string().min(1).max(200) }),
+  /** Approve, edit or discard a result waiting for review; taken only from the side panel page itself. */
+  z.strictObject({ type: z.literal('review-task'), runId, taskId: z.string().min(1).max(200), decision: reviewDecisionSchema }),
 ]);
 export type PanelToBackground = z.infer<typeof panelToBackgroundSchema>;
 

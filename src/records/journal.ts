@@ -14,6 +14,8 @@ export const journalEventTypeSchema = z.enum([
   'task-queued',
   'task-start',
   'task-end',
+  'review-start',
+  'review-end',
   'run-resume',
   /** The run used its spend cap (`budget.maxRunTokens`): no new tasks, the rest wrap up. */
   'token-cap-reached',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { budgetSchema } from './budget';
+import { taskReviewSchema } from './task-review';
 import { usageSchema } from './usage';
 
 export const taskStatusSchema = z.enum(['queued', 'running', 'completed', 'failed', 'cancelled']);
@@ -47,6 +48,8 @@ export const agentTaskRecordSchema = z.object({
    * pushed back by the time it then spends waiting for a connection slot or a retry. Kept across a restart.
    */
   deadlineAt: z.number().optional(),
+  /** The user's look at the result before the parent gets it (profile `review: "ask"`); see task-review.ts. */
+  review: taskReviewSchema.optional(),
   createdAt: z.number(),
   startedAt: z.number().optional(),
   endedAt: z.number().optional(),

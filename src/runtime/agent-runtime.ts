@@ -2,6 +2,8 @@ import type { PromptSnapshot } from '../hosts/prompt-snapshot';
 import type { ModelResolver } from '../model/model-resolver';
 import type { PageChatIdentity } from '../records/chat-identity';
 import type { AgentRun } from '../records/run';
+import type { ReviewDecision } from '../records/task-review';
+import type { ReviewOutcome } from './task-review';
 import type { ReplyStreamEvent } from './reply-stream';
 import type { EarlyReply } from './run-session';
 import type { AgentProfile, SettingsDefaults } from '../settings/schema';
@@ -77,6 +79,8 @@ export interface AgentRuntime {
   resumeRun(runId: string, options: ResumeRunOptions): Promise<RunOutcome>;
   cancelRun(runId: string, reason?: string): void;
   cancelTask(runId: string, taskId: string): void;
+  /** The user's decision on a result waiting for review; undefined when this runtime does not drive the run. */
+  reviewTask(runId: string, taskId: string, decision: ReviewDecision): Promise<ReviewOutcome | undefined>;
   /**
    * Stops every run of this runtime where it stands without recording an end, as when the browser
    * stops the service worker; their `startRun`/`resumeRun` promises resolve with `suspended: true`.

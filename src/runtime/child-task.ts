@@ -11,6 +11,7 @@ import type { RunSession } from './run-session';
 import type { TaskTimer } from './scheduler';
 import { clockedModel, createTaskClock } from './task-clock';
 import { createTaskResultPort, failedResult, writeTaskResult } from './task-result';
+import { noteReviewStart, reviewProgressLine, withReviewRequest } from './task-review';
 import { samplingFor } from './turn-preparation';
 
 type TaskEnd =
@@ -33,13 +34,14 @@ export async function endTask(session: RunSession, taskId: string, invocation: A
   const now = session.now();
   const error = end.status === 'completed' ? undefined : end.error.toJSON();
   const task = session.tasks.get(taskId) as AgentTaskRecord;
-  const finished: AgentTaskRecord = {
+  // A profile with `review: "ask"` holds the result for the user before the parent gets it.
+  const finished: AgentTaskRecord = withReviewRequest(session, {
     ...task,
     status: end.status,
     endedAt: now,
     usage: invocation?.usage ?? task.usage,
     ...(error ? { error } : {}),
-  };
+  });
   await session.saveTask(finished);
   if (invocation) {
     const ended: AgentInvocation = { ...invocation, status: end.status, endedAt: now, ...(error ? { error } : {}) };
@@ -55,7 +57,8 @@ export async function endTask(session: RunSession, taskId: string, invocation: A
     taskId,
     data: { status: end.status, resultStatus: finished.resultStatus, workspaceKey: task.workspaceKey, usage: finished.usage, ...(error ? { error } : {}) },
   });
-  session.reportProgress(`${task.workspaceKey} · ${task.task.title} — ${PROGRESS_WORD[end.status]}`);
+  if (finished.review?.state === 'awaiting') noteReviewStart(session, finished);
+  session.reportProgress(reviewProgressLine(finished) ?? `${task.workspaceKey} · ${task.task.title} — ${PROGRESS_WORD[end.status]}`);
 }
 
 /**

@@ -16,6 +16,7 @@ import { RunSession, type RunSessionOptions, type RuntimeEnvironment } from './r
 import { RunSuspendedError } from './run-signals';
 import { chatIdentityOf } from './chat-identity';
 import { findEarlierResults, renderEarlierSection, takeEarlierResults, withEarlierSection } from './earlier-results';
+import { applyReviewDecision } from './task-review';
 
 const TITLE_CHARS = 80;
 
@@ -152,6 +153,11 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
       cancelTask(active.session, taskId, 'Cancelled by the user.').catch((error: unknown) =>
         active.session.failFast(error instanceof HostContractError ? error : new HostContractError('cancel-failed', String(error))),
       );
+    },
+
+    async reviewTask(runId, taskId, decision) {
+      const active = sessions.get(runId);
+      return active ? applyReviewDecision(active.session, taskId, decision) : undefined;
     },
 
     async shutdown() {

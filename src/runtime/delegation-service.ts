@@ -1,6 +1,7 @@
 import { ModelBehaviorError } from '../errors';
 import type { AgentInvocation } from '../records/invocation';
 import type { AgentTaskRecord } from '../records/task';
+import { awaitsReview } from '../records/task-review';
 import type { AgentProfile } from '../settings/schema';
 import type { AwaitAnswer, AwaitRequest, DelegateAnswer, DelegateRequest, DelegationPort, TaskView } from '../tools/tool-definition';
 import { cancelTask } from './child-task';
@@ -10,6 +11,7 @@ import { renderEarlierForAwait } from './earlier-results';
 import { delegableAgents } from './invocation-policy';
 import type { RunSession } from './run-session';
 import { refuseDelegationAtSpendCap } from './spend-cap';
+import { discardUnreviewed } from './task-review';
 
 const ENDED: ReadonlySet<AgentTaskRecord['status']> = new Set(['completed', 'failed', 'cancelled']);
 
@@ -33,6 +35,7 @@ export async function viewOf(session: RunSession, task: AgentTaskRecord): Promis
     capsule,
     problem: task.error?.message,
     alreadyDelivered: task.resultDeliveredAt !== undefined,
+    ...(task.review ? { review: task.review } : {}),
   };
 }
 
@@ -70,8 +73,11 @@ export function defaultAwaitTimeoutMs(session: RunSession, tasks: readonly Agent
   return Math.min(AWAIT_MAX_TIMEOUT_MS, Math.max(session.environment.defaults.awaitTimeoutMs, ...ahead));
 }
 
+const REVIEW_WORD = { awaiting: 'awaiting review', approved: 'approved by the user', edited: 'edited by the user', discarded: 'discarded by the user' } as const;
+
 function statusWord(task: AgentTaskRecord): string {
   if (task.status !== 'completed') return task.status;
+  if (task.review) return REVIEW_WORD[task.review.state];
   return task.resultStatus === 'partial' ? 'partial result' : 'completed';
 }
 
@@ -118,11 +124,12 @@ export function createDelegationPort(session: RunSession, caller: AgentInvocatio
       const waitSignal = replyDue ? AbortSignal.any([signal, replyDue]) : signal;
       while (request.mode !== 'statusOnly') {
         const tasks = current();
-        // Cancelled tasks have no result to hand over; they are listed with the others.
+        // Cancelled tasks have no result to hand over; they are listed with the others. A result
+        // waiting for the user's review is not handed over yet, and is waited for.
         const fresh = tasks
-          .filter((task) => hasResult(task) && task.resultDeliveredAt === undefined)
+          .filter((task) => hasResult(task) && task.resultDeliveredAt === undefined && !awaitsReview(task))
           .sort((a, b) => (a.endedAt ?? 0) - (b.endedAt ?? 0));
-        const pending = tasks.filter((task) => !isEnded(task));
+        const pending = tasks.filter((task) => !isEnded(task) || awaitsReview(task));
         if (request.mode === 'nextCompleted' && fresh.length > 0) {
           deliver = fresh.slice(0, 1);
           break;
@@ -134,7 +141,10 @@ export function createDelegationPort(session: RunSession, caller: AgentInvocatio
         const remaining = deadline - Date.now();
         if (remaining <= 0 || waitSignal.aborted) {
           timedOut = !signal.aborted;
-          deliver = request.mode === 'allCompleted' ? fresh : [];
+          // Results nobody reviewed in time (the wait's or the reply's) count as discarded, and the parent is told so.
+          const lapse = replyDue?.aborted ? 'reply-deadline' : 'await-timeout';
+          const lapsed = signal.aborted ? [] : await discardUnreviewed(session, lapse, tasks.filter(awaitsReview));
+          deliver = [...(request.mode === 'allCompleted' ? fresh : []), ...lapsed];
           break;
         }
         await session.scheduler.waitForChange(remaining, waitSignal);
@@ -165,7 +175,7 @@ export function createDelegationPort(session: RunSession, caller: AgentInvocatio
       const covered = new Set([...(handover?.delivered ?? []), ...(handover?.announced ?? [])]);
       const news = session
         .tasksOf(caller.id)
-        .filter((task) => isEnded(task) && task.resultDeliveredAt === undefined && task.announcedAt === undefined && !covered.has(task.workspaceKey));
+        .filter((task) => isEnded(task) && !awaitsReview(task) && task.resultDeliveredAt === undefined && task.announcedAt === undefined && !covered.has(task.workspaceKey));
       if (news.length === 0) return undefined;
       const list = news.map((task) => `\`${task.workspaceKey}\` (${statusWord(task)})`).join(', ');
       const line = `Meanwhile finished: ${list}. Call agent_await to read ${news.length === 1 ? 'its result' : 'their results'}.`;

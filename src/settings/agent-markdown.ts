@@ -37,6 +37,7 @@ const frontMatterSchema = z.object({
       budget: profileSchema.shape.budget.optional(),
       delegation: profileSchema.shape.delegation.optional(),
       context: profileSchema.shape.context.optional(),
+      review: profileSchema.shape.review.optional(),
     })
     .optional(),
 });
@@ -137,6 +138,7 @@ function profileFrom(front: FrontMatter, tools: AllowableToolName[], body: strin
     ...(retinue.delegation ? { delegation: retinue.delegation } : {}),
     ...(retinue.budget ? { budget: retinue.budget } : {}),
     ...(retinue.context ? { context: retinue.context } : {}),
+    ...(retinue.review ? { review: retinue.review } : {}),
   };
 }
 
@@ -190,6 +192,7 @@ export function exportAgentMarkdown(profile: AgentProfile): string {
   retinue.budget = profile.budget;
   retinue.delegation = profile.delegation;
   retinue.context = profile.context;
+  if (profile.review !== 'none') retinue.review = profile.review;
   front.retinue = retinue;
   return matter.stringify(`${profile.systemPrompt}\n`, front);
 }

@@ -89,6 +89,8 @@ export const profileSchema = z.strictObject({
   context: z
     .strictObject({ recentChatMessages: z.number().int().min(0).max(50).default(0) })
     .default({ recentChatMessages: 0 }),
+  /** `ask`: a finished result waits in the side panel for the user to approve, edit or discard it. */
+  review: z.enum(['none', 'ask']).default('none'),
 });
 export type AgentProfile = z.infer<typeof profileSchema>;
 /** A profile as a user (or a built-in's source file) writes it: defaults may be left out. */

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ModelBehaviorError } from '../errors';
 import { renderCapsuleForParent, taskNotesFolder } from '../runtime/capsule-markdown';
 import { REPLY_DUE_NOTICE } from '../runtime/reply-deadline';
+import { awaitingReviewLine, renderReviewedForParent } from '../runtime/review-rendering';
 import { defineTool, type AwaitAnswer, type TaskView } from './tool-definition';
 
 /** The longest one `agent.await` waits (DESIGN.md section 7). */
@@ -34,11 +35,15 @@ function otherLine(view: TaskView): string {
   if (view.alreadyDelivered) {
     return `- \`${view.name}\` — ${view.status}; you read its result before (it is in \`${taskNotesFolder(view.name)}result.md\`)`;
   }
+  const awaitingReview = awaitingReviewLine(view);
+  if (awaitingReview) return awaitingReview;
   if (view.status === 'cancelled') return `- \`${view.name}\` — cancelled${view.problem ? `: ${view.problem}` : ''}`;
   return `- \`${view.name}\` — ${view.status}: ${view.title}`;
 }
 
 function finishedBlock(view: TaskView): string {
+  const reviewed = renderReviewedForParent(view);
+  if (reviewed) return reviewed;
   if (view.capsule) return renderCapsuleForParent(view.capsule);
   return `### ${view.name} — ${view.status}\n_${view.title}_\n\n${view.problem ?? 'It ended without a result.'}`;
 }
@@ -49,7 +54,7 @@ export function renderAwaitAnswer(answer: AwaitAnswer, options: { statusOnly: bo
   if (options.clampNote) parts.push(options.clampNote);
   if (answer.earlierBlocks) parts.push(...answer.earlierBlocks);
   if (answer.finished.length > 0) parts.push(answer.finished.map(finishedBlock).join('\n\n'));
-  const stillWorking = answer.others.filter((view) => view.status === 'queued' || view.status === 'running');
+  const stillWorking = answer.others.filter((view) => view.status === 'queued' || view.status === 'running' || view.review?.state === 'awaiting');
   if (answer.others.length > 0) {
     const heading = options.statusOnly ? 'Where your tasks stand:' : 'Other tasks:';
     parts.push([heading, ...answer.others.map(otherLine)].join('\n'));

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { SnapshotMessage } from '../hosts/prompt-snapshot';
 import type { ResultCapsule } from '../records/capsule';
 import type { AgentTaskRecord, TaskBrief } from '../records/task';
+import type { TaskReview } from '../records/task-review';
 import type { ToolName } from '../settings/tool-names';
 import type { AgentProfile } from '../settings/schema';
 import type { WorkspaceView } from '../workspace/workspace-view';
@@ -44,6 +45,8 @@ export interface TaskView {
   problem?: string;
   /** The parent already read this result in an earlier `agent.await`. */
   alreadyDelivered: boolean;
+  /** Present when the result is (or was) held for the user's review. */
+  review?: TaskReview;
 }
 
 export interface DelegateRequest {

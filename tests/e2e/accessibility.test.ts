@@ -1,8 +1,8 @@
-import axe from 'axe-core';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { runDelegatingTurn, startChromiumScenario, waitForEndedRuns, type ChromiumScenario } from './chat-turn-scenarios';
+import { axeViolations, EXTRA_RULES } from './support/axe';
 import { defaultDelegations } from './support/delegating-root-script';
 import { waitForFixtureReady } from './support/fixture-pages';
 import { saveScreenshot, screenshotDirectory } from './support/screenshots';
@@ -12,45 +12,10 @@ import { saveScreenshot, screenshotDirectory } from './support/screenshots';
  * timeline bar's details shown) and the options page, in light and dark; then the keyboard.
  */
 
-const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
-/** Experimental in axe, so off by default, but WCAG 2.5.3 (A): a control's name must contain its visible text. */
-const EXTRA_RULES = ['label-content-name-mismatch'];
 const SCHEMES = ['light', 'dark'] as const;
-
-interface AxeFinding {
-  id: string;
-  impact: string | null | undefined;
-  help: string;
-  targets: string[];
-}
 
 let scenario: ChromiumScenario;
 let panel: Page;
-
-/** Runs axe in the page (injected through the debugging protocol, which the page's CSP does not govern). */
-async function axeViolations(page: Page): Promise<{ violations: AxeFinding[]; ran: string[] }> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axe.source);
-  return page.evaluate(
-    async ({ tags, extraRules }) => {
-      const engine = (window as unknown as { axe: typeof axe }).axe;
-      const result = await engine.run(document, {
-        runOnly: { type: 'tag', values: tags },
-        rules: Object.fromEntries(extraRules.map((rule) => [rule, { enabled: true }])),
-        resultTypes: ['violations'],
-      });
-      return {
-        violations: result.violations.map((violation) => ({
-          id: violation.id,
-          impact: violation.impact,
-          help: violation.help,
-          targets: violation.nodes.map((node) => node.target.join(' ')),
-        })),
-        ran: [...result.passes, ...result.violations, ...result.incomplete, ...result.inapplicable].map((rule) => rule.id),
-      };
-    },
-    { tags: WCAG_TAGS, extraRules: EXTRA_RULES },
-  );
-}
 
 /** Presses Tab until the focus comes round again; each stop's name and focus outline (a switch's shows on its track). */
 async function tabThrough(page: Page): Promise<{ controls: number; reached: Array<{ name: string; outline: string }> }> {

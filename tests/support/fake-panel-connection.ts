@@ -14,6 +14,7 @@ export function createFakePanelConnection() {
     subscribeOrigin: (origin) => void sent.push({ type: 'subscribe-origin', origin }),
     cancelRun: (runId) => void sent.push({ type: 'cancel-run', runId }),
     cancelTask: (runId, taskId) => void sent.push({ type: 'cancel-task', runId, taskId }),
+    reviewTask: (runId, taskId, decision) => void sent.push({ type: 'review-task', runId, taskId, decision }),
     onEvent: (listener) => {
       eventListeners.add(listener);
       return () => eventListeners.delete(listener);

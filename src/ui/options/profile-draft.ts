@@ -30,6 +30,8 @@ export interface ProfileDraft {
   /** The root's token limit per run; empty means the default's. */
   maxRunTokens: string;
   recentChatMessages: string;
+  /** `ask`: the user reviews each result before the caller gets it. */
+  review: AgentProfile['review'];
 }
 
 const text = (value: number | undefined) => (value === undefined ? '' : String(value));
@@ -58,6 +60,7 @@ export function draftFromProfile(profile: AgentProfile): ProfileDraft {
     timeoutSeconds: profile.budget.timeoutMs === undefined ? '' : String(profile.budget.timeoutMs / 1_000),
     maxRunTokens: text(profile.budget.maxRunTokens),
     recentChatMessages: text(profile.context.recentChatMessages),
+    review: profile.review,
   };
 }
 
@@ -100,6 +103,7 @@ export function profileInputFromDraft(draft: ProfileDraft): Record<string, unkno
       ...(maxRunTokens === undefined ? {} : { maxRunTokens }),
     },
     context: { recentChatMessages: optionalNumber(draft.recentChatMessages) },
+    review: draft.review,
   };
 }
 

@@ -17,7 +17,7 @@ export interface ProfileFormProps {
   onDone?: () => void;
 }
 
-type TextField = Exclude<keyof ProfileDraft, 'binding' | 'profileName' | 'tools' | 'canDelegate' | 'callable' | 'allowNestedDelegation'>;
+type TextField = Exclude<keyof ProfileDraft, 'binding' | 'profileName' | 'tools' | 'canDelegate' | 'callable' | 'allowNestedDelegation' | 'review'>;
 
 /** Edits one agent profile; errors from the settings schema appear next to their fields. */
 export function ProfileForm({ state, profile, readOnly, storedId, onDone }: ProfileFormProps) {
@@ -117,6 +117,12 @@ export function ProfileForm({ state, profile, readOnly, storedId, onDone }: Prof
           {checkbox('allowNestedDelegation', t('options_profile_nested'))}
           {field('allowedAgents', 'delegation.allowedAgents', t('options_profile_allowed_agents'), 'text', false, t('options_profile_allowed_agents_hint'))}
           {Object.entries(errors).filter(([path]) => path.startsWith('delegation.allowedAgents[')).map(([path, message]) => <p key={path} class="field-error" role="alert">{message}</p>)}
+          <Field id={`${prefix}-review`} label={t('options_profile_review')} error={errors.review}>
+            <select value={draft.review} onChange={(event) => setDraft({ ...draft, review: event.currentTarget.value as ProfileDraft['review'] })} {...describedBy(`${prefix}-review`, errors.review)}>
+              <option value="none">{t('options_profile_review_none')}</option>
+              <option value="ask">{t('options_profile_review_ask')}</option>
+            </select>
+          </Field>
         </fieldset>
         <fieldset class="group">
           <legend>{t('options_profile_budget')}</legend>

@@ -5,6 +5,7 @@ import {
   type PanelToBackground,
 } from '../../messaging/panel-messages';
 import type { JournalEvent } from '../../records/journal';
+import type { ReviewDecision } from '../../records/task-review';
 
 /** The side panel's end of the Port to the background. */
 export interface PanelConnection {
@@ -12,6 +13,7 @@ export interface PanelConnection {
   subscribeOrigin(origin: string): void;
   cancelRun(runId: string): void;
   cancelTask(runId: string, taskId: string): void;
+  reviewTask(runId: string, taskId: string, decision: ReviewDecision): void;
   onEvent(listener: (event: JournalEvent) => void): () => void;
   /** Called after the Port is (re)opened: events may have been missed, so re-read the store. */
   onReconnect(listener: () => void): () => void;
@@ -101,6 +103,7 @@ export function connectPanel(options: ConnectPanelOptions = {}): PanelConnection
     },
     cancelRun: (runId) => send({ type: 'cancel-run', runId }),
     cancelTask: (runId, taskId) => send({ type: 'cancel-task', runId, taskId }),
+    reviewTask: (runId, taskId, decision) => send({ type: 'review-task', runId, taskId, decision }),
     onEvent: (listener) => listen(eventListeners, listener),
     onReconnect: (listener) => listen(reconnectListeners, listener),
     onError: (listener) => listen(errorListeners, listener),

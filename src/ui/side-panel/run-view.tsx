@@ -6,6 +6,7 @@ import { MarkdownView } from './markdown-view';
 import { RunExportButtons } from './run-actions';
 import { RepliedNote } from './replied-note';
 import { RunFallbackNote } from './run-fallback-note';
+import { ReviewQueue } from './review-queue';
 import { RunTimeline } from './run-timeline';
 import { runDisplayStatus, StatusBadge } from './status-badge';
 import { TaskList } from './task-list';
@@ -46,6 +47,7 @@ export function RunView({ state }: { state: SidePanelState }) {
       {run.fallback ? <RunFallbackNote fallback={run.fallback} /> : run.error && <p class="error-text">{t('sidepanel_run_error', run.error.message)}</p>}
       <CostLine run={run} journal={state.journal.value} now={state.now.value} />
       <RunTimeline run={run} tasks={state.tasks.value} journal={state.journal.value} now={state.now.value} />
+      <ReviewQueue tasks={state.tasks.value} store={state.store} running={run.status === 'running'} onReview={(taskId, decision) => state.reviewTask(taskId, decision)} />
       <TaskList tasks={state.tasks.value} store={state.store} now={state.now.value} onCancel={state.cancelTask} />
       {run.reply && (
         <details class="run-reply">

@@ -2,6 +2,7 @@ import { computed, effect, signal, type ReadonlySignal, type Signal } from '@pre
 import type { JournalEvent } from '../../records/journal';
 import type { AgentRun } from '../../records/run';
 import type { AgentTaskRecord } from '../../records/task';
+import type { ReviewDecision } from '../../records/task-review';
 import type { Settings } from '../../settings/schema';
 import type { RunStore } from '../../store/run-store';
 import type { PanelSettingsAccess } from '../settings-access';
@@ -51,6 +52,8 @@ export interface SidePanelState {
   deleteRun(runId: string): Promise<void>;
   cancelRun(): void;
   cancelTask(taskId: string): void;
+  /** Approve, edit or discard a result waiting for review. */
+  reviewTask(taskId: string, decision: ReviewDecision): void;
   /** Applies one journal event (exposed for tests and the benchmark). */
   applyEvent(event: JournalEvent): void;
   /** Resolves once pending re-reads have landed. */
@@ -243,6 +246,9 @@ export function createSidePanelState(dependencies: SidePanelDependencies): SideP
     },
     cancelTask(taskId) {
       if (run.value) connection.cancelTask(run.value.id, taskId);
+    },
+    reviewTask(taskId, decision) {
+      if (run.value) connection.reviewTask(run.value.id, taskId, decision);
     },
     applyEvent,
     settled: async () => {

@@ -20,7 +20,7 @@ export function TaskResultView({ store, task }: { store: RunStore; task: AgentTa
       current = false;
     };
     // Re-read when the task moves on, not on every usage tick.
-  }, [store, task.id, task.status, task.resultRef, task.endedAt]);
+  }, [store, task.id, task.status, task.resultRef, task.endedAt, task.review?.state]);
 
   return (
     <div class="task-result">

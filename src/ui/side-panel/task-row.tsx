@@ -4,6 +4,7 @@ import type { AgentTaskRecord } from '../../records/task';
 import type { RunStore } from '../../store/run-store';
 import { t } from '../ui-text';
 import { formatCount, formatDuration, isTaskCancellable, taskDisplayStatus, taskElapsed } from './format';
+import { ReviewMark } from './review-queue';
 import { StatusBadge } from './status-badge';
 import { TaskResultView } from './task-result';
 
@@ -37,6 +38,7 @@ function TaskRowComponent({ task, store, now, onCancel }: TaskRowProps) {
           <span class="task-title">{task.task.title}</span>
         </button>
         <StatusBadge status={status} />
+        {task.review && <ReviewMark review={task.review} />}
         {isTaskCancellable(task) && (
           <button
             type="button"

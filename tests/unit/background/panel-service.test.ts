@@ -36,6 +36,7 @@ describe('installPanelService', () => {
       store,
       cancelRun: (runId) => void cancelledRuns.push(runId),
       cancelTask: (runId, taskId) => void cancelledTasks.push([runId, taskId]),
+      reviewTask: async () => ({ ok: false, code: 'run-not-active', message: 'not in this test' }),
       connections,
       isTrustedPort: (port) => port.sender?.url?.startsWith('chrome-extension://retinue/') === true,
       announce: async (message) => void announcements.push(message),
@@ -141,7 +142,7 @@ describe('installPanelService with the real trust check', () => {
     const store = await openRunStore({ name: uniqueDatabaseName() });
     const cancelledRuns: string[] = [];
     const connections = createConnectionSource();
-    const stop = installPanelService({ store, cancelRun: (runId) => void cancelledRuns.push(runId), cancelTask: () => undefined, connections, announce: async () => undefined });
+    const stop = installPanelService({ store, cancelRun: (runId) => void cancelledRuns.push(runId), cancelTask: () => undefined, reviewTask: async () => ({ ok: false, code: 'run-not-active', message: 'not in this test' }), connections, announce: async () => undefined });
     try {
       const fromPage = createFakePanelPort({ url: `${SITE}/chat` });
       const lookalike = createFakePanelPort({ url: `${SITE}/${browser.runtime.getURL('/sidepanel.html')}` });

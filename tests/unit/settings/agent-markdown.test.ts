@@ -148,4 +148,15 @@ describe('exporting agent files', () => {
     expect(text.startsWith('---\nname: summariser\n')).toBe(true);
     expect(imported('summariser.md', text).profile).toEqual(profile);
   });
+
+  test('a profile whose results wait for review keeps review "ask" through the retinue block', () => {
+    const profile = profileSchema.parse({ id: 'critic', name: 'critic', description: 'Critiques.', systemPrompt: 'Critique.', review: 'ask' });
+
+    const text = exportAgentMarkdown(profile);
+
+    expect(text).toMatch(/\nretinue:\n(?: {2}.*\n)* {2}review: ask\n/);
+    expect(imported('critic.md', text).profile).toEqual(profile);
+    expect(imported('critic.md', text.replace('  review: ask\n', '')).profile.review).toBe('none');
+    expect(importAgentMarkdown('c.md', text.replace('review: ask', 'review: always')).ok).toBe(false);
+  });
 });

@@ -96,6 +96,20 @@ describe('OptionsApp', () => {
     await waitFor(() => expect(within(profileRow('scene-critic-copy')).getByText('Custom')).toBeTruthy());
   });
 
+  it('sets a profile to ask for review of its results, and stores review "ask"', async () => {
+    await show();
+    fireEvent.click(within(profileRow('scene-critic')).getByRole('button', { name: 'Duplicate' }));
+    const form = within(screen.getByRole('form', { name: 'Agent Scene critic (copy)' }));
+    const review = form.getByLabelText('Review results') as HTMLSelectElement;
+    expect(review.value).toBe('none');
+
+    fireEvent.change(review, { target: { value: 'ask' } });
+    fireEvent.click(form.getByRole('button', { name: 'Save' }));
+
+    await waitFor(async () => expect((await storedSettings())?.profiles).toHaveLength(1));
+    expect((await storedSettings()).profiles[0]).toMatchObject({ id: 'scene-critic-copy', review: 'ask' });
+  });
+
   it('refuses an invalid profile with the error next to the field, and stores nothing', async () => {
     await show();
     fireEvent.click(screen.getByRole('button', { name: 'Create an agent' }));
