@@ -74,7 +74,7 @@ function statusWord(task: AgentTaskRecord): string {
 }
 
 /**
- * Delegation for one caller (the root, for now): `agent.list`, `agent.delegate`, `agent.await`,
+ * Delegation for one caller (the root, or a child allowed nested delegation): `agent.list`, `agent.delegate`, `agent.await`,
  * `agent.cancel` over the run's scheduler, with the caller's policy applied.
  */
 export function createDelegationPort(session: RunSession, caller: AgentInvocation, callerProfile: AgentProfile): DelegationPort {
@@ -126,7 +126,9 @@ export function createDelegationPort(session: RunSession, caller: AgentInvocatio
           deliver = request.mode === 'allCompleted' ? fresh : [];
           break;
         }
-        await session.scheduler.waitForChange(remaining, signal);
+        // A delegated caller (nested delegation) lends its slot to its own tasks while it waits.
+        const callerTaskId = [...session.tasks.values()].find((task) => task.childInvocationId === caller.id)?.id;
+        await session.scheduler.waitForChange(remaining, signal, callerTaskId);
       }
       signal.throwIfAborted();
       // Delivery is marked with the tool result that carries it (see TaskHandover), never before.

@@ -6,9 +6,9 @@ import { t } from '../ui-text';
 import { describedBy, Field, issuesByPath } from './field';
 import type { OptionsState } from './options-state';
 
-type NumberField = 'maxRunningChildren' | 'maxTasksPerRun' | 'awaitTimeoutSeconds' | 'retentionDays';
+type NumberField = 'maxRunningChildren' | 'maxTasksPerRun' | 'maxDepth' | 'awaitTimeoutSeconds' | 'retentionDays';
 
-/** Run-wide defaults: the root profile, running children, task cap, await timeout, retention. */
+/** Run-wide defaults: the root profile, running children, task cap, delegation depth, await timeout, retention. */
 export function DefaultsSection({ state }: { state: OptionsState }) {
   const settings = state.settings.value;
   if (!settings) return null;
@@ -20,6 +20,7 @@ function DefaultsForm({ state, defaults }: { state: OptionsState; defaults: Sett
     rootProfileId: defaults.rootProfileId,
     maxRunningChildren: String(defaults.maxRunningChildren),
     maxTasksPerRun: String(defaults.maxTasksPerRun),
+    maxDepth: String(defaults.maxDepth),
     awaitTimeoutSeconds: String(defaults.awaitTimeoutMs / 1_000),
     retentionDays: String(defaults.retentionDays),
   });
@@ -33,6 +34,7 @@ function DefaultsForm({ state, defaults }: { state: OptionsState; defaults: Sett
       rootProfileId: draft.rootProfileId,
       maxRunningChildren: Number(draft.maxRunningChildren),
       maxTasksPerRun: Number(draft.maxTasksPerRun),
+      maxDepth: Number(draft.maxDepth),
       awaitTimeoutMs: Math.round(Number(draft.awaitTimeoutSeconds) * 1_000),
       retentionDays: Number(draft.retentionDays),
     };
@@ -64,6 +66,7 @@ function DefaultsForm({ state, defaults }: { state: OptionsState; defaults: Sett
           </Field>
           {numberField('maxRunningChildren', t('options_defaults_running_children'))}
           {numberField('maxTasksPerRun', t('options_defaults_task_cap'))}
+          {numberField('maxDepth', t('options_defaults_max_depth'))}
           {numberField('awaitTimeoutSeconds', t('options_defaults_await_timeout'))}
           {numberField('retentionDays', t('options_defaults_retention'))}
         </div>
