@@ -14,6 +14,7 @@ import { resolveProfiles } from '../src/profiles/built-in-profiles';
 import { createAgentRuntime } from '../src/runtime/create-agent-runtime';
 import { defaultsSchema, profileSchema, type SettingsDefaults } from '../src/settings/schema';
 import { openRunStore } from '../src/store/idb-run-store';
+import type { RunStore } from '../src/store/run-store';
 import type { PromptSnapshot } from '../src/hosts/prompt-snapshot';
 import { startScriptedModelServer, type ScriptedModelServer } from '../tests/support/scripted-model-server';
 
@@ -76,10 +77,44 @@ interface MeasuredRun {
   milliseconds: number;
   /** From the first task start to the last task end, from the journal. */
   childrenMilliseconds: number;
+  /** From the first task start to the last (the root's delegate calls are handled one by one). */
+  startSpreadMilliseconds: number;
+  /** Store calls by method: how many, and the time from call to answer summed over them. */
+  storeCalls: Map<string, { count: number; milliseconds: number }>;
+}
+
+/** The store with every call's time from call to answer added to `calls`, by method. */
+function timedStore(store: RunStore, calls: MeasuredRun['storeCalls']): RunStore {
+  return new Proxy(store, {
+    get(target, property, receiver) {
+      const value: unknown = Reflect.get(target, property, receiver);
+      if (typeof value !== 'function') return value;
+      const method = (value as (...args: unknown[]) => unknown).bind(target);
+      return (...args: unknown[]) => {
+        const started = performance.now();
+        const result = method(...args);
+        if (!(result instanceof Promise)) return result;
+        return result.finally(() => {
+          const entry = calls.get(String(property)) ?? { count: 0, milliseconds: 0 };
+          calls.set(String(property), { count: entry.count + 1, milliseconds: entry.milliseconds + performance.now() - started });
+        });
+      };
+    },
+  });
+}
+
+function describeStoreCalls(calls: MeasuredRun['storeCalls']): string {
+  return [...calls]
+    .sort(([, left], [, right]) => right.milliseconds - left.milliseconds)
+    .slice(0, 4)
+    .map(([name, entry]) => `${name} ${entry.count}× ${(entry.milliseconds / entry.count).toFixed(1)} ms`)
+    .join(', ');
 }
 
 async function runRetinue(server: ScriptedModelServer, options: { defaults: Partial<SettingsDefaults>; snapshot: PromptSnapshot; rootProfileId?: string }): Promise<MeasuredRun> {
-  const store = await openRunStore({ name: 'bench', indexedDB: new IDBFactory() });
+  const openedStore = await openRunStore({ name: 'bench', indexedDB: new IDBFactory() });
+  const storeCalls: MeasuredRun['storeCalls'] = new Map();
+  const store = timedStore(openedStore, storeCalls);
   try {
     const runtime = createAgentRuntime({ store, profiles, defaults: defaultsSchema.parse(options.defaults) });
     const resolveModel = createModelResolver({ connections: [], host: { label: 'bench', baseURL: server.baseURL, apiKey: 'bench', model: 'scripted-model' } });
@@ -91,9 +126,10 @@ async function runRetinue(server: ScriptedModelServer, options: { defaults: Part
     const starts = journal.filter((event) => event.type === 'task-start').map((event) => event.time);
     const ends = journal.filter((event) => event.type === 'task-end').map((event) => event.time);
     const childrenMilliseconds = starts.length > 0 ? Math.max(...ends) - Math.min(...starts) : 0;
-    return { milliseconds, childrenMilliseconds };
+    const startSpreadMilliseconds = starts.length > 0 ? Math.max(...starts) - Math.min(...starts) : 0;
+    return { milliseconds, childrenMilliseconds, startSpreadMilliseconds, storeCalls };
   } finally {
-    store.close();
+    openedStore.close();
   }
 }
 
@@ -135,6 +171,10 @@ async function parallelSpeedUp(server: ScriptedModelServer): Promise<void> {
   const defaultRatio = sequential.childrenMilliseconds / byDefault.childrenMilliseconds;
   console.log(`  speed-up of the children: ${childrenRatio.toFixed(2)}× with ${CHILDREN} at once (ideal ${CHILDREN}×), ${defaultRatio.toFixed(2)}× with the default 3 (ideal 3×)`);
   console.log(`  speed-up of the whole run: ${runRatio.toFixed(2)}× (less than the children's: the root's own 3 calls cannot overlap)`);
+  const ideal = CHILD_ROUNDS * CALL_DELAY_MS;
+  console.log(`  where the time goes with ${CHILDREN} at once: task starts spread over ${allAtOnce.startSpreadMilliseconds.toFixed(0)} ms; children ${seconds(allAtOnce.childrenMilliseconds)} against ${seconds(ideal)} of model latency`);
+  console.log(`  slowest store calls (time to answer, mean), one at a time: ${describeStoreCalls(sequential.storeCalls)}`);
+  console.log(`  slowest store calls (time to answer, mean), ${CHILDREN} at once:   ${describeStoreCalls(allAtOnce.storeCalls)}`);
 }
 
 async function overheadPerRound(server: ScriptedModelServer): Promise<void> {

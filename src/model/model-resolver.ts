@@ -51,10 +51,10 @@ export function createModelResolver(options: ModelResolverOptions): ModelResolve
   function connectionClient(profile: AgentProfile, connectionId: string, model: string | undefined): ModelClient {
     const connection = options.connections.find((candidate) => candidate.id === connectionId);
     if (!connection) {
-      const known = options.connections.map((candidate) => `'${candidate.id}'`).join(', ') || 'none';
+      // This text can reach the root and the page: it names the agent, never a connection's id or address.
       throw new ConfigurationError(
         'connection-missing',
-        `Agent '${profile.id}' uses connection '${connectionId}', which the settings do not have (connections: ${known}). Add it in Retinue's options or change the agent's model.`,
+        `Agent '${profile.id}' uses a connection that Retinue's settings no longer have. Add the connection again in Retinue's options, or give the agent another model.`,
       );
     }
     const modelId = model ?? connection.defaultModel;

@@ -75,7 +75,7 @@ export function parseTextToolCalls(content: string, options: { toolNames?: reado
 }
 
 /** Openings of a text call (or of reasoning) that a streamed reply must hold back until it is known. */
-const CALL_MARKERS: readonly string[] = [
+export const TEXT_CALL_MARKERS: readonly string[] = [
   '<tool_call',
   '<|python_tag|>',
   '[TOOL_CALLS]',
@@ -109,9 +109,9 @@ export function mayBeToolCallStart(textSoFar: string): boolean {
     return close < 0 || mayBeToolCallStart(trimmed.slice(close + '</think>'.length));
   }
   if (trimmed.startsWith('{') || trimmed.startsWith('[') || trimmed.startsWith('functools')) return true;
-  if (CALL_MARKERS.some((marker) => trimmed.includes(marker))) return true;
+  if (TEXT_CALL_MARKERS.some((marker) => trimmed.includes(marker))) return true;
   if (/```[ \t]*json/i.test(trimmed) || /^```[ \t]*(?:\n|$)/.test(trimmed)) return true;
-  return [...CALL_MARKERS, '```'].some((marker) => endsWithStartOf(trimmed, marker));
+  return [...TEXT_CALL_MARKERS, '```'].some((marker) => endsWithStartOf(trimmed, marker));
 }
 
 function endsWithStartOf(text: string, marker: string): boolean {

@@ -1,13 +1,14 @@
+import { TEXT_CALL_MARKERS } from '../model/text-tool-calls';
+
 /**
- * Which streamed text may still turn out to be a tool call written as text (Hermes `<tool_call>`,
- * a fenced JSON call, a bare JSON object, Mistral's `[TOOL_CALLS]`, Llama's `<|python_tag|>`), so
- * the reply stream holds it back until that is resolved.
- *
- * TODO(2026-11-30): swap in the text-tool-call parser's own `mayBeToolCallStart` once it is merged.
+ * Where in streamed text a tool call written as text may begin (Hermes `<tool_call>`, a fenced JSON
+ * call, a bare JSON object, Mistral's `[TOOL_CALLS]`, Llama's `<|python_tag|>`, and every other
+ * opening the text-call parser knows), so the reply stream holds it back until that is resolved.
+ * The markers are the parser's own; this module adds the position and a closer look at fences.
  */
 
-/** Markers that start a text tool call wherever they appear. */
-const CALL_MARKERS = ['<tool_call', '[TOOL_CALLS]', '<|python_tag|>'] as const;
+/** The first character of every marker: only there can a held part begin. */
+const MARKER_FIRST_CHARACTERS = new Set([...TEXT_CALL_MARKERS, '```'].map((marker) => marker[0] as string));
 const FENCE = '```';
 
 /** A fenced block's body is a call when it is one JSON object (or list of them) naming a function. */
@@ -44,17 +45,17 @@ function fenceMayBeCall(text: string): boolean {
  * hold a JSON call; or it is still too short to tell (a prefix of a marker).
  *
  * @example
- * mayBeToolCallStart('<tool_call>{"name"'); // true
- * mayBeToolCallStart('<too'); // true: it may become a marker
- * mayBeToolCallStart('Hello'); // false
+ * mayOpenWithTextCall('<tool_call>{"name"'); // true
+ * mayOpenWithTextCall('<too'); // true: it may become a marker
+ * mayOpenWithTextCall('Hello'); // false
  */
-export function mayBeToolCallStart(textSoFar: string): boolean {
+export function mayOpenWithTextCall(textSoFar: string): boolean {
   const text = textSoFar.trimStart();
   if (text === '') return false;
   if (text.startsWith('{')) return true;
   if (text.startsWith(FENCE)) return fenceMayBeCall(text);
   if (FENCE.startsWith(text)) return true;
-  return CALL_MARKERS.some((marker) => text.startsWith(marker) || marker.startsWith(text));
+  return TEXT_CALL_MARKERS.some((marker) => text.startsWith(marker) || marker.startsWith(text));
 }
 
 /**
@@ -62,12 +63,11 @@ export function mayBeToolCallStart(textSoFar: string): boolean {
  * (a bare JSON object only at the very start), or the text's length when all of it may be shown.
  */
 export function heldFrom(text: string): number {
-  if (mayBeToolCallStart(text)) return text.trimStart() === '' ? text.length : 0;
+  if (mayOpenWithTextCall(text)) return text.trimStart() === '' ? text.length : 0;
   for (let index = 1; index < text.length; index += 1) {
-    const character = text[index] as string;
-    if (character !== '<' && character !== '[' && character !== '`') continue;
+    if (!MARKER_FIRST_CHARACTERS.has(text[index] as string)) continue;
     const rest = text.slice(index);
-    if (!rest.startsWith('{') && mayBeToolCallStart(rest)) return index;
+    if (!rest.startsWith('{') && mayOpenWithTextCall(rest)) return index;
   }
   return text.length;
 }

@@ -1,19 +1,14 @@
 import { toCanonicalToolName, toolResultMessage, type ToolCallRequest } from '../model/tool-protocol';
 import { addUsage } from '../records/usage';
-import { dispatchToolCall } from '../tools/tool-dispatcher';
+import { dispatchToolCall, isBudgetRefusal } from '../tools/tool-dispatcher';
 import type { InvocationEnding, ToolContext } from '../tools/tool-definition';
 import { toolCallFits } from './budget';
-import { appendAndSave, appendToolResult, journalIds, type InvocationDriver } from './invocation-driver';
+import { appendAndSave, appendToolResult, historyOf, journalIds, type InvocationDriver } from './invocation-driver';
 import type { ToolName } from '../settings/tool-names';
 
 export interface ToolExecutionOptions {
   /** The forced wrap-up call: only `task.return` is offered and a result is partial. */
   wrappingUp?: boolean;
-  /**
-   * Calls already answered in the stored history (a resumed round): they are not run again, except
-   * the ending tools, which are idempotent and tell the loop how the invocation ended.
-   */
-  answeredCallIds?: ReadonlySet<string>;
 }
 
 export interface ToolExecutionResult {
@@ -23,6 +18,20 @@ export interface ToolExecutionResult {
 }
 
 const ENDING_TOOLS: readonly string[] = ['workspace_commit', 'workspace_finish', 'task_return'];
+
+/**
+ * The results the history already holds for the turn it ends with, by call id: none for a turn
+ * just made; some or all for a turn a restart interrupted.
+ */
+function storedResults(driver: InvocationDriver): Map<string, string> {
+  const history = historyOf(driver.invocation);
+  const results = new Map<string, string>();
+  for (let index = history.length - 1; history[index]?.role === 'tool'; index -= 1) {
+    const message = history[index];
+    if (message?.role === 'tool') results.set(message.tool_call_id, typeof message.content === 'string' ? message.content : '');
+  }
+  return results;
+}
 
 function contextFor(driver: InvocationDriver, toolCallId: string, wrappingUp: boolean): ToolContext {
   return {
@@ -38,10 +47,12 @@ function contextFor(driver: InvocationDriver, toolCallId: string, wrappingUp: bo
 }
 
 /**
- * Runs the tool calls of one assistant turn in order. Each result is appended and saved as it
- * comes (so a resumed round re-runs only what has no result), journaled, and counted against the
- * budget; results of tasks that finished meanwhile are announced on the next result, and what a
- * result hands over is recorded in the same write.
+ * Runs the tool calls of the assistant turn the history ends with, in order. Each result is
+ * appended and saved as it comes, journaled, and counted against the budget; results of tasks that
+ * finished meanwhile are announced on the next result, and what a result hands over is recorded in
+ * the same write. A call whose result is already stored (a turn a restart interrupted) keeps it and
+ * is not run again, except the ending tools: they are idempotent, and running them again tells the
+ * loop how the invocation ended.
  */
 export async function executeToolCalls(
   driver: InvocationDriver,
@@ -53,9 +64,14 @@ export async function executeToolCalls(
   const ids = journalIds(driver);
   let ending: InvocationEnding | undefined;
   let toolBudgetRefused = false;
+  const stored = storedResults(driver);
   for (const call of calls) {
-    const answered = options.answeredCallIds?.has(call.id) ?? false;
-    if (answered && !ENDING_TOOLS.includes(call.name)) continue;
+    const storedResult = stored.get(call.id);
+    const answered = storedResult !== undefined;
+    if (answered && !ENDING_TOOLS.includes(call.name)) {
+      if (isBudgetRefusal(call, storedResult)) toolBudgetRefused = true;
+      continue;
+    }
     if (ending && !answered) {
       await appendAndSave(driver, toolResultMessage(call.id, `Not run: your work already ended earlier in this turn.`));
       continue;

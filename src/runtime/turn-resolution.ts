@@ -1,7 +1,9 @@
 import type { ChatCompletionAssistantMessageParam, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { ModelBehaviorError } from '../errors';
+import { toolCallsOf } from '../model/tool-protocol';
 import type { InvocationEnding } from '../tools/tool-definition';
 import { appendAndSave, historyOf, type InvocationDriver } from './invocation-driver';
+import { executeToolCalls, type ToolExecutionResult } from './tool-execution';
 
 /** Said once to a child that answered in plain text instead of calling `task_return`. */
 export const TASK_RETURN_NUDGE =
@@ -28,7 +30,7 @@ function isUserText(message: ChatCompletionMessageParam | undefined, text: strin
 }
 
 /** Whether the child was already told to finish with `task_return`. */
-export function wasNudged(driver: InvocationDriver): boolean {
+function wasNudged(driver: InvocationDriver): boolean {
   return historyOf(driver.invocation).some((message) => isUserText(message, TASK_RETURN_NUDGE));
 }
 
@@ -37,22 +39,59 @@ export function wrapUpInstruction(driver: InvocationDriver): string {
   return driver.policy.exitPolicy === 'runFinishAllowed' ? ROOT_WRAP_UP_INSTRUCTION : CHILD_WRAP_UP_INSTRUCTION;
 }
 
-/** Whether the message at `index` of the history is this invocation's wrap-up instruction. */
-export function isWrapUpInstruction(driver: InvocationDriver, message: ChatCompletionMessageParam | undefined): boolean {
-  return isUserText(message, wrapUpInstruction(driver));
+/** Whether the history ends with the wrap-up instruction: the next model call is the last one. */
+export function wrapUpAsked(driver: InvocationDriver): boolean {
+  return isUserText(historyOf(driver.invocation).at(-1), wrapUpInstruction(driver));
+}
+
+/** The assistant turn the history ends with (followed only by its own tool results, if any). */
+interface LastTurn {
+  message: ChatCompletionAssistantMessageParam;
+  /** The turn answers the wrap-up instruction: it is the invocation's last. */
+  wrappingUp: boolean;
+}
+
+function lastTurn(driver: InvocationDriver): LastTurn | undefined {
+  const history = historyOf(driver.invocation);
+  let index = history.length - 1;
+  while (index >= 0 && history[index]?.role === 'tool') index -= 1;
+  const message = history[index];
+  if (message?.role !== 'assistant') return undefined;
+  return { message, wrappingUp: isUserText(history[index - 1], wrapUpInstruction(driver)) };
 }
 
 /**
- * What a turn without tool calls means. The root: its text is the reply. A child: the first time
- * it is told to finish with `task_return` (undefined: the loop goes on); the second time its text
- * becomes its result, marked partial.
+ * Acts on the model turn the history ends with. It is the same for a turn just made and for one a
+ * restart left stored: tool calls run (a call whose result is already stored is not run again),
+ * and a turn without tool calls is resolved as text. The answer to the wrap-up always ends the
+ * invocation. Nothing to do when the history ends with words of the runtime (a nudge, the wrap-up
+ * instruction): the model speaks next.
  */
-export async function resolveTextTurn(
-  driver: InvocationDriver,
-  message: ChatCompletionAssistantMessageParam,
-): Promise<InvocationEnding | undefined> {
-  const text = turnText(message);
+export async function resolveLastTurn(driver: InvocationDriver): Promise<ToolExecutionResult> {
+  const turn = lastTurn(driver);
+  if (!turn) return { toolBudgetRefused: false };
+  // The root wraps up without tools: whatever it answers is its reply.
+  const calls = driver.policy.exitPolicy === 'runFinishAllowed' && turn.wrappingUp ? [] : toolCallsOf(turn.message);
+  if (calls.length > 0) {
+    const result = await executeToolCalls(driver, calls, { wrappingUp: turn.wrappingUp });
+    if (result.ending || !turn.wrappingUp) return result;
+  }
+  return { ending: await resolveTextTurn(driver, turn), toolBudgetRefused: false };
+}
+
+/**
+ * What a turn's text means. The root: its reply. A child: the first time it is told to finish with
+ * `task_return` (undefined: the loop goes on); the second time, or at the wrap-up, its text becomes
+ * its result, marked partial.
+ */
+async function resolveTextTurn(driver: InvocationDriver, turn: LastTurn): Promise<InvocationEnding | undefined> {
+  const text = turnText(turn.message);
   if (driver.policy.exitPolicy === 'runFinishAllowed') return { kind: 'reply', text };
+  if (turn.wrappingUp) {
+    if (text.trim() === '') throw new ModelBehaviorError('wrap-up-failed', 'The agent reached its budget and gave no usable result in its last call.');
+    const { maxRounds, maxToolCalls } = driver.invocation.budget;
+    return textResult(driver, text, `Stopped at its budget (${maxRounds} rounds, ${maxToolCalls} tool calls) and answered in plain text; this result may be incomplete.`);
+  }
   if (!wasNudged(driver)) {
     await appendAndSave(driver, { role: 'user', content: TASK_RETURN_NUDGE });
     return undefined;
@@ -61,7 +100,7 @@ export async function resolveTextTurn(
 }
 
 /** A child's text turned into its result, marked partial with a warning. */
-export async function textResult(driver: InvocationDriver, text: string, warning: string): Promise<InvocationEnding> {
+async function textResult(driver: InvocationDriver, text: string, warning: string): Promise<InvocationEnding> {
   if (!driver.taskResult) throw new ModelBehaviorError('task-result-unavailable', 'This invocation has no task to return a result to.');
   if (text.trim() === '') {
     throw new ModelBehaviorError('task-result-empty', 'The agent ended without a result: it neither called task_return nor wrote any text.');

@@ -44,6 +44,15 @@ function unavailable(call: ToolCallRequest, surface: readonly ToolName[], withhe
   return `There is no tool '${call.name}' you can call. Your tools: ${available}.${hint}`;
 }
 
+function budgetRefusal(call: ToolCallRequest): string {
+  return `${call.name} was not run: you have used all the tool calls this work allows. Finish with what you have.`;
+}
+
+/** Whether a stored tool result is this call's refusal for a spent budget (what `dispatchToolCall` gave). */
+export function isBudgetRefusal(call: ToolCallRequest, storedResult: string): boolean {
+  return storedResult.startsWith(budgetRefusal(call));
+}
+
 function describeSchemaIssues(error: z.ZodError): string {
   return error.issues
     .slice(0, 8)
@@ -68,7 +77,7 @@ export async function dispatchToolCall(input: DispatchInput): Promise<DispatchRe
   // other, so a model cannot loop on unknown names past its budget.
   const counts = !(available && canonical === 'task.return');
   if (counts && !input.budgetLeft) {
-    const content = `${call.name} was not run: you have used all the tool calls this work allows. Finish with what you have.`;
+    const content = budgetRefusal(call);
     return { toolName: available ? canonical : call.name, content, counts: false, refusedForBudget: true, problem: { code: 'tool-budget-spent', message: content } };
   }
   if (!available) return mistake(call.name, 'tool-unavailable', unavailable(call, surface, input.withheld), true);

@@ -75,9 +75,9 @@ export function startChromiumScenario(): Promise<ChromiumScenario> {
   return startScenario(launchChromiumWithExtension);
 }
 
-/** Starts the servers and Firefox with Retinue, the primary fixture origin switched on. */
-export function startFirefoxScenario(): Promise<FirefoxScenario> {
-  return startScenario(launchFirefoxWithExtension);
+/** Starts the servers and Firefox with Retinue, the primary fixture origin switched on; `preferences` are Firefox's own. */
+export function startFirefoxScenario(preferences?: Record<string, unknown>): Promise<FirefoxScenario> {
+  return startScenario(() => launchFirefoxWithExtension({ preferences }));
 }
 
 /**

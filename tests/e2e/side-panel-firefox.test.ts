@@ -3,6 +3,7 @@ import { runDelegatingTurn, waitForEndedRuns, startFirefoxScenario, type Firefox
 import { defaultDelegations } from './support/delegating-root-script';
 import { waitUntil } from './support/evaluating-handle';
 import { waitForFixtureReady } from './support/fixture-pages';
+import { HOSTILE_RESULT, putWorkspaceFile, readHostileFindings, SANITISED_FINDINGS } from './support/hostile-markdown';
 import { saveScreenshot } from './support/screenshots';
 import { readStorage } from './support/settings';
 
@@ -98,5 +99,22 @@ describe('Firefox: the sidebar', () => {
     });
     expect(details).toMatch(/Started at \d+\.\ds, ended at/);
     await saveScreenshot(sidebar, 'side-panel-firefox');
+  });
+
+  test('renders a hostile result sanitised, DOMPurify included', async () => {
+    const { runs, tasks } = await waitForEndedRuns(scenario.options, 1);
+    const second = tasks.find((task) => task.runId === runs[0]!.id && task.workspaceKey === defaultDelegations[1]!.agentId)!;
+    const sidebar = await scenario.browser.openExtensionPage(`sidepanel.html?origin=${encodeURIComponent(scenario.fixtures.origins.primary)}`, {
+      windowSize: { width: 400, height: 900 },
+    });
+    await sidebar.evaluate(putWorkspaceFile, { runId: String(second.runId), path: `summaries/agents/${String(second.workspaceKey)}/result.md`, content: HOSTILE_RESULT });
+    await waitUntil(async () => ((await sidebar.evaluate(() => document.querySelectorAll('.task-row .task-toggle').length)) === 2 ? true : undefined), {
+      description: 'both task rows in the sidebar',
+    });
+    await sidebar.evaluate(() => (document.querySelectorAll('.task-row .task-toggle')[1] as HTMLButtonElement).click());
+    await waitUntil(async () => ((await sidebar.evaluate(() => document.querySelectorAll('.task-row')[1]?.querySelector('.markdown-body h1')?.textContent)) === 'Hostile result' ? true : undefined), {
+      description: 'the hostile result rendered',
+    });
+    expect(await sidebar.evaluate(readHostileFindings, 1)).toEqual(SANITISED_FINDINGS);
   });
 });

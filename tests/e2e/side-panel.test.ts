@@ -6,18 +6,11 @@ import type { ChromiumWithExtension } from './support/chromium';
 import { defaultDelegations, scriptDelegatingRoot } from './support/delegating-root-script';
 import { sendFixtureMessage, startFixtureMessage, waitForFixtureReady, waitForFixtureStatus } from './support/fixture-pages';
 import type { FixtureServer } from './support/fixture-server';
+import { HOSTILE_RESULT, putWorkspaceFile, readHostileFindings, SANITISED_FINDINGS } from './support/hostile-markdown';
 import { saveScreenshot } from './support/screenshots';
 
 /** The side panel after a real delegated chat turn, in Chromium (opened as a tab, at panel width). */
 
-const HOSTILE_RESULT = [
-  '# Hostile result',
-  '',
-  'Text before. <script>window.hacked = 1</script>',
-  '<img src="http://127.0.0.1:1/tracker.png" alt="tracker" onerror="window.hacked = 2">',
-  '[bad link](javascript:window.hacked=3) and [good link](https://example.com/docs)',
-  '<div onclick="window.hacked = 4">click me</div>',
-].join('\n');
 
 let scenario: ChromiumScenario;
 let model: ScriptedModelServer;
@@ -34,24 +27,6 @@ beforeAll(async () => {
 });
 
 afterAll(() => scenario?.close());
-
-/** Writes one workspace file straight into the extension's run store (IndexedDB `files`). */
-async function writeWorkspaceFile(page: Page, file: { runId: string; path: string; content: string }): Promise<void> {
-  await page.evaluate(async (record) => {
-    const database = await new Promise<IDBDatabase>((resolve, reject) => {
-      const request = indexedDB.open('retinue-runs');
-      request.onsuccess = () => resolve(request.result);
-      request.onerror = () => reject(request.error);
-    });
-    await new Promise<void>((resolve, reject) => {
-      const transaction = database.transaction('files', 'readwrite');
-      transaction.objectStore('files').put({ ...record, updatedAt: Date.now() });
-      transaction.oncomplete = () => resolve();
-      transaction.onerror = () => reject(transaction.error);
-    });
-    database.close();
-  }, file);
-}
 
 describe('Chromium: the side panel', () => {
   test('tells a new user what to do before the first run', async () => {
@@ -94,30 +69,13 @@ describe('Chromium: the side panel', () => {
   test('renders a hostile result sanitised: no script, no handlers, no remote image, no javascript: link', async () => {
     const { runs, tasks } = await waitForEndedRuns(options, 1);
     const second = tasks.find((task) => task.runId === runs[0]!.id && task.workspaceKey === defaultDelegations[1]!.agentId)!;
-    await writeWorkspaceFile(panel, { runId: String(second.runId), path: `summaries/agents/${String(second.workspaceKey)}/result.md`, content: HOSTILE_RESULT });
+    await panel.evaluate(putWorkspaceFile, { runId: String(second.runId), path: `summaries/agents/${String(second.workspaceKey)}/result.md`, content: HOSTILE_RESULT });
     await panel.reload();
     await panel.locator('.task-row').nth(1).getByRole('button', { name: defaultDelegations[1]!.title }).click();
     const body = panel.locator('.task-row').nth(1).locator('.markdown-body');
     await body.getByRole('heading', { name: 'Hostile result' }).waitFor();
 
-    const findings = await body.evaluate((element) => ({
-      scripts: element.querySelectorAll('script').length,
-      images: element.querySelectorAll('img').length,
-      handlers: Array.from(element.querySelectorAll('*')).flatMap((node) => Array.from(node.attributes).filter((attribute) => attribute.name.startsWith('on')).map((attribute) => attribute.name)),
-      hrefs: Array.from(element.querySelectorAll('a')).map((anchor) => [anchor.getAttribute('href'), anchor.getAttribute('rel'), anchor.getAttribute('target')]),
-      hacked: (window as { hacked?: number }).hacked,
-    }));
-    expect(findings).toEqual({
-      scripts: 0,
-      images: 0,
-      handlers: [],
-      hrefs: [
-        ['http://127.0.0.1:1/tracker.png', 'noopener noreferrer', '_blank'],
-        [null, 'noopener noreferrer', '_blank'],
-        ['https://example.com/docs', 'noopener noreferrer', '_blank'],
-      ],
-      hacked: undefined,
-    });
+    expect(await panel.evaluate(readHostileFindings, 1)).toEqual(SANITISED_FINDINGS);
     expect(await body.textContent()).toContain('[image: tracker]');
   });
 

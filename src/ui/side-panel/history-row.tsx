@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { AgentRun } from '../../records/run';
 import { t } from '../ui-text';
 import { formatCount, formatDuration, formatTime } from './format';
-import { StatusBadge } from './status-badge';
+import { runDisplayStatus, StatusBadge } from './status-badge';
 
 export interface HistoryRowProps {
   run: AgentRun;
@@ -43,7 +43,7 @@ function HistoryRowComponent({ run, showOrigin, isOpen, onOpen, onDelete }: Hist
           {run.endedAt !== undefined && ` · ${formatDuration(run.endedAt - run.createdAt)}`}
         </span>
       </button>
-      <StatusBadge status={run.status} />
+      <StatusBadge status={runDisplayStatus(run)} />
       {confirming ? (
         <span class="confirm-delete" role="group" aria-label={t('sidepanel_delete_confirm')}>
           <button type="button" ref={confirmButton} class="small-button danger" aria-label={t('sidepanel_delete_confirm_label', title)} onClick={() => onDelete(run.id)}>

@@ -6,7 +6,7 @@ import { MarkdownView } from './markdown-view';
 import { RunExportButtons } from './run-actions';
 import { RunFallbackNote } from './run-fallback-note';
 import { RunTimeline } from './run-timeline';
-import { StatusBadge } from './status-badge';
+import { runDisplayStatus, StatusBadge } from './status-badge';
 import { TaskList } from './task-list';
 
 /** The current (or opened) run: root status, time, cancel, export, its tasks and its reply. */
@@ -27,7 +27,7 @@ export function RunView({ state }: { state: SidePanelState }) {
       </div>
       <div class="run-head">
         <h2 id="run-view-title" class="run-title">{run.title || t('sidepanel_untitled')}</h2>
-        <StatusBadge status={run.status} />
+        <StatusBadge status={runDisplayStatus(run)} />
       </div>
       <div class="run-meta">
         <span>{t('sidepanel_elapsed', formatDuration(runElapsed(run, state.now.value)))}</span>

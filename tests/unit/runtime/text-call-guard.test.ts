@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import { heldFrom, mayBeToolCallStart } from '../../../src/runtime/text-call-guard';
+import { heldFrom, mayOpenWithTextCall } from '../../../src/runtime/text-call-guard';
 
-describe('mayBeToolCallStart', () => {
+describe('mayOpenWithTextCall', () => {
   test.each([
     '<tool_call>{"name": "agent_delegate"',
     '<tool',
@@ -16,7 +16,7 @@ describe('mayBeToolCallStart', () => {
     '<|python_tag|>{"name"',
     '```json\n{"name": "agent_list", "arguments": {}}\n```',
   ])('%j may be a call', (text) => {
-    expect(mayBeToolCallStart(text)).toBe(true);
+    expect(mayOpenWithTextCall(text)).toBe(true);
   });
 
   test.each([
@@ -29,7 +29,7 @@ describe('mayBeToolCallStart', () => {
     '```\nplain words in a fence',
     '```json\n{"colour": "red"}\n```',
   ])('%j is not a call', (text) => {
-    expect(mayBeToolCallStart(text)).toBe(false);
+    expect(mayOpenWithTextCall(text)).toBe(false);
   });
 });
 
@@ -43,6 +43,14 @@ describe('heldFrom', () => {
     const text = 'Let me ask the critic. <tool_call>{"name"';
     expect(heldFrom(text)).toBe(text.indexOf('<tool_call'));
   });
+
+  test.each(['<function=agent_list>{}</function>', '<|tool_call|>[{"name"', '<minimax:tool_call>', 'to=functions.agent_list'])(
+    'every opening the text-call parser knows is held from its start: %j',
+    (call) => {
+      const text = `One moment. ${call}`;
+      expect(heldFrom(text)).toBe('One moment. '.length);
+    },
+  );
 
   test('the beginning of a marker at the end is held until more arrives', () => {
     expect(heldFrom('She said <to')).toBe('She said '.length);

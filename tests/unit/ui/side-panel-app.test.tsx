@@ -63,6 +63,16 @@ describe('SidePanelApp', () => {
     ]);
   });
 
+  it('names a run that handed the turn to the page’s own model “Passed to page”, not “Failed”, and says why', async () => {
+    await store.putRun(buildRun({ id: 'refused', title: 'Refused turn', status: 'failed', fallback: { code: 'tools-refused', reason: 'The endpoint said: tools are not supported.' } }));
+
+    await show();
+
+    const badges = Array.from(document.querySelectorAll('.status-badge')).map((badge) => badge.textContent);
+    expect(badges).toEqual(['Passed to page', 'Passed to page']);
+    expect(document.querySelector('.run-fallback')?.textContent).toContain('tools are not supported');
+  });
+
   it('updates a task live when a journal event about it arrives', async () => {
     await store.putRun(buildRun({ id: 'run-1', status: 'running' }));
     await store.putTask(buildTask({ id: 'task-1', status: 'running', startedAt: 1_000 }));
