@@ -2,7 +2,7 @@ import { CancelledError, HostContractError, RetinueError } from '../errors';
 import type { AgentInvocation } from '../records/invocation';
 import type { ResultCapsule } from '../records/capsule';
 import type { AgentTaskRecord } from '../records/task';
-import { createChildWorkspaceView } from '../workspace/child-view';
+import { createDelegationPort } from './delegation-service';
 import { childPolicy } from './invocation-policy';
 import type { InvocationDriver } from './invocation-driver';
 import { runInvocationLoop } from './invocation-loop';
@@ -12,6 +12,7 @@ import type { TaskTimer } from './scheduler';
 import { clockedModel, createTaskClock } from './task-clock';
 import { createTaskResultPort, failedResult, writeTaskResult } from './task-result';
 import { noteReviewStart, reviewProgressLine, withReviewRequest } from './task-review';
+import { childWorkspaceView, endSubtree, parentEnded, subtreeReason } from './task-tree';
 import { samplingFor } from './turn-preparation';
 
 type TaskEnd =
@@ -33,6 +34,8 @@ function asRetinueError(error: unknown): RetinueError {
 export async function endTask(session: RunSession, taskId: string, invocation: AgentInvocation | undefined, end: TaskEnd): Promise<void> {
   const now = session.now();
   const error = end.status === 'completed' ? undefined : end.error.toJSON();
+  // What this task started and left unfinished ends first (nested delegation), its results kept.
+  await endSubtree(session, (session.tasks.get(taskId) as AgentTaskRecord).childInvocationId, end.status);
   const task = session.tasks.get(taskId) as AgentTaskRecord;
   // A profile with `review: "ask"` holds the result for the user before the parent gets it.
   const finished: AgentTaskRecord = withReviewRequest(session, {
@@ -99,6 +102,12 @@ export async function runChildTask(session: RunSession, taskId: string, signal: 
       await endTask(session, taskId, invocation, { status: 'completed', capsule: await session.capsuleOf(task) });
       return;
     }
+    const endedParent = parentEnded(session, task);
+    if (endedParent) {
+      // The task that gave this one ended while the runtime was stopped: this one ends with it.
+      await endTask(session, taskId, invocation, { status: 'cancelled', error: new CancelledError(subtreeReason(endedParent.status)) });
+      return;
+    }
     if (invocation.status === 'cancelled' || invocation.status === 'failed') {
       // Its end was being recorded when the runtime stopped (records written before that order):
       // finish recording it, never start it again.
@@ -118,14 +127,16 @@ export async function runChildTask(session: RunSession, taskId: string, signal: 
     if (!resumed) session.journal.note('invocation-start', { invocationId: invocation.id, taskId, data: { profileId: invocation.profileId, kind: 'subagent' } });
     const profile = session.profile(task.targetProfileId);
     const clock = createTaskClock(session, taskId, timer);
+    const policy = childPolicy(profile, { depth: invocation.depth, maxDepth: session.environment.defaults.maxDepth });
     const driver: InvocationDriver = {
       session,
       invocation,
-      policy: childPolicy(profile),
+      policy,
       model: clockedModel(session.resolveModel(profile), clock),
       sampling: samplingFor(session.snapshot, profile),
       signal,
-      workspace: createChildWorkspaceView({ workspace: session.workspace, workspaceKey: task.workspaceKey }),
+      workspace: childWorkspaceView(session, task),
+      delegation: policy.tools.some((tool) => tool.startsWith('agent.')) ? createDelegationPort(session, invocation, profile) : undefined,
       taskResult: createTaskResultPort(session, taskId),
       taskId,
     };

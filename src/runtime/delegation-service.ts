@@ -82,7 +82,7 @@ function statusWord(task: AgentTaskRecord): string {
 }
 
 /**
- * Delegation for one caller (the root, for now): `agent.list`, `agent.delegate`, `agent.await`,
+ * Delegation for one caller (the root, or a child allowed nested delegation): `agent.list`, `agent.delegate`, `agent.await`,
  * `agent.cancel` over the run's scheduler, with the caller's policy applied.
  */
 export function createDelegationPort(session: RunSession, caller: AgentInvocation, callerProfile: AgentProfile): DelegationPort {
@@ -147,7 +147,9 @@ export function createDelegationPort(session: RunSession, caller: AgentInvocatio
           deliver = [...(request.mode === 'allCompleted' ? fresh : []), ...lapsed];
           break;
         }
-        await session.scheduler.waitForChange(remaining, waitSignal);
+        // A delegated caller (nested delegation) lends its slot to its own tasks while it waits.
+        const callerTaskId = [...session.tasks.values()].find((task) => task.childInvocationId === caller.id)?.id;
+        await session.scheduler.waitForChange(remaining, waitSignal, callerTaskId);
       }
       signal.throwIfAborted();
       const replyIsDue = replyDue?.aborted === true;

@@ -14,6 +14,8 @@ export interface InvocationPolicy {
   exitPolicy: ExitPolicy;
   /** Canonical names, in registry order. */
   tools: readonly ToolName[];
+  /** Tools the profile lists but this invocation is not offered, and why (told to a model that calls one). */
+  withheld?: { tools: readonly ToolName[]; reason: string };
 }
 
 function allowed(profile: AgentProfile): Set<AllowableToolName> {
@@ -31,17 +33,39 @@ export function rootPolicy(profile: AgentProfile): InvocationPolicy {
   return { kind: 'root', exitPolicy: 'runFinishAllowed', tools };
 }
 
+/** Where a child stands in the run's delegation tree: the root is depth 0, its children depth 1. */
+export interface ChildPlacement {
+  depth: number;
+  /** `defaults.maxDepth`: the deepest a delegated task may be. */
+  maxDepth: number;
+}
+
+/** Why a child whose profile allows nested delegation gets no `agent.*` tools at its depth (model-facing). */
+export const DEPTH_LIMIT_REFUSAL =
+  'You cannot hand work on to other agents: your task is already at the deepest level of delegation this run allows. ' +
+  'Do the work yourself with your tools and finish with task_return.';
+
 /**
- * A return-mode child: its profile's tools without `agent.*` (no nested delegation yet) and
- * without `workspace.commit`/`finish`; `task.return` is injected and must end its work.
+ * A return-mode child: its profile's tools without `workspace.commit`/`finish`; `agent.*` only when
+ * its profile allows nested delegation (with `canDelegate`) and a task it starts would stay within
+ * `maxDepth`; `task.return` is injected and must end its work.
  */
-export function childPolicy(profile: AgentProfile): InvocationPolicy {
+export function childPolicy(profile: AgentProfile, placement: ChildPlacement): InvocationPolicy {
   const allow = allowed(profile);
-  const tools: ToolName[] = allowableToolNames.filter(
-    (name) => allow.has(name) && !DELEGATION_TOOLS.includes(name) && !ROOT_ONLY_TOOLS.includes(name),
-  );
+  const nested = profile.delegation.canDelegate && profile.delegation.allowNestedDelegation;
+  const mayDelegate = nested && placement.depth < placement.maxDepth;
+  const tools: ToolName[] = allowableToolNames.filter((name) => {
+    if (!allow.has(name) || ROOT_ONLY_TOOLS.includes(name)) return false;
+    return DELEGATION_TOOLS.includes(name) ? mayDelegate : true;
+  });
   tools.push('task.return');
-  return { kind: 'subagent', exitPolicy: 'taskReturnRequired', tools };
+  const refusesForDepth = nested && !mayDelegate && DELEGATION_TOOLS.some((name) => allow.has(name as AllowableToolName));
+  return {
+    kind: 'subagent',
+    exitPolicy: 'taskReturnRequired',
+    tools,
+    ...(refusesForDepth ? { withheld: { tools: DELEGATION_TOOLS, reason: DEPTH_LIMIT_REFUSAL } } : {}),
+  };
 }
 
 /** The agents `caller` may delegate to: callable, allowed by its `allowedAgents`, never itself. */

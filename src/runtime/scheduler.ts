@@ -33,6 +33,8 @@ export class TaskScheduler {
   private readonly queue: string[] = [];
   private readonly running = new Map<string, RunningTask>();
   private readonly listeners = new Set<() => void>();
+  /** Running tasks waiting for tasks they started (nested delegation): their slots are lent meanwhile. */
+  private readonly waiting = new Set<string>();
 
   constructor(private readonly options: TaskSchedulerOptions) {}
 
@@ -83,13 +85,23 @@ export class TaskScheduler {
     }
   }
 
-  /** Resolves at the next task end (or queue change), after `timeoutMs`, or when `signal` aborts. */
-  waitForChange(timeoutMs: number, signal: AbortSignal): Promise<void> {
+  /**
+   * Resolves at the next task end (or queue change), after `timeoutMs`, or when `signal` aborts.
+   * A running task that waits here for the tasks it started (`waitingTaskId`) lends them its slot
+   * meanwhile, so a run full of waiting parents cannot starve their own children.
+   */
+  waitForChange(timeoutMs: number, signal: AbortSignal, waitingTaskId?: string): Promise<void> {
+    const lends = waitingTaskId !== undefined && this.running.has(waitingTaskId) && !this.waiting.has(waitingTaskId);
+    if (lends) {
+      this.waiting.add(waitingTaskId);
+      this.pump();
+    }
     return new Promise((resolve) => {
       const finish = (): void => {
         clearTimeout(timer);
         this.listeners.delete(finish);
         signal.removeEventListener('abort', finish);
+        if (lends) this.waiting.delete(waitingTaskId);
         resolve();
       };
       const timer = setTimeout(finish, Math.max(0, timeoutMs));
@@ -104,7 +116,7 @@ export class TaskScheduler {
   }
 
   private pump(): void {
-    while (this.running.size < this.options.maxRunning && this.queue.length > 0 && !this.options.parentSignal.aborted) {
+    while (this.running.size - this.waiting.size < this.options.maxRunning && this.queue.length > 0 && !this.options.parentSignal.aborted) {
       const taskId = this.queue.shift() as string;
       this.start(taskId);
     }
@@ -129,6 +141,7 @@ export class TaskScheduler {
         timer.disarm();
         dispose();
         this.running.delete(taskId);
+        this.waiting.delete(taskId);
         this.pump();
         this.notify();
       });

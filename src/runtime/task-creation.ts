@@ -4,12 +4,12 @@ import type { AgentTaskRecord } from '../records/task';
 import { emptyUsage } from '../records/usage';
 import type { AgentProfile } from '../settings/schema';
 import type { DelegateRequest } from '../tools/tool-definition';
-import { createChildWorkspaceView } from '../workspace/child-view';
 import type { WorkspaceEntry, WorkspaceView } from '../workspace/workspace-view';
 import { narrowBudget } from './budget';
 import { conversationMessages } from './chat-text';
 import { renderChildSystemMessage, renderTaskBriefing, BRIEFING_LIMITS } from './child-context';
 import type { RunSession } from './run-session';
+import { childWorkspaceView } from './task-tree';
 
 /** The task's name: the target agent's id, then `-002`, `-003` for repeats in one run. */
 export function nextWorkspaceKey(agentId: string, tasks: Iterable<AgentTaskRecord>): string {
@@ -60,7 +60,7 @@ export async function createTask(input: CreateTaskInput): Promise<AgentTaskRecor
   const { environment } = session;
   const workspaceKey = nextWorkspaceKey(target.id, session.tasks.values());
   const budget = narrowBudget(target, request.budget);
-  const view = createChildWorkspaceView({ workspace: session.workspace, workspaceKey });
+  const view = childWorkspaceView(session, { workspaceKey, parentInvocationId: caller.id });
   const recentCount = target.context.recentChatMessages;
   const recentChat = recentCount > 0 ? conversationMessages(session.snapshot.messages).slice(-recentCount) : undefined;
   const briefing = renderTaskBriefing({ task: request.task, workspaceEntries: await listView(view), recentChat });

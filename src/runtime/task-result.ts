@@ -5,6 +5,7 @@ import { resolveChildArtifactPath } from '../workspace/child-view';
 import { agentResultPath, childResultPath } from '../workspace/layout';
 import { renderResultFile } from './capsule-markdown';
 import type { RunSession } from './run-session';
+import { childScopeOf } from './task-tree';
 
 /**
  * Writes a task's result capsule: `agent-results/<child-invocation-id>.json` (structured, for audit
@@ -20,7 +21,7 @@ export async function writeTaskResult(session: RunSession, taskId: string, resul
     title: task.task.title,
     ...result,
     // Normalised virtual paths, as the child sees them; a path outside its view is refused here.
-    artifacts: result.artifacts.map((artifact) => ({ ...artifact, path: resolveChildArtifactPath(task.workspaceKey, artifact.path).virtualPath })),
+    artifacts: result.artifacts.map((artifact) => ({ ...artifact, path: resolveChildArtifactPath(childScopeOf(session, task), artifact.path).virtualPath })),
     createdAt: session.now(),
   };
   const resultRef = agentResultPath(task.childInvocationId);

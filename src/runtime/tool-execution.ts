@@ -82,6 +82,7 @@ export async function executeToolCalls(
       surface,
       context: contextFor(driver, call.id, wrappingUp),
       budgetLeft: answered || toolCallFits(driver.invocation.budget, driver.invocation.usage.toolCalls),
+      withheld: wrappingUp ? undefined : driver.policy.withheld,
     });
     if (!answered) {
       if (result.counts) driver.invocation = { ...driver.invocation, usage: addUsage(driver.invocation.usage, { toolCalls: 1 }) };

@@ -154,6 +154,8 @@ export const defaultsSchema = z.strictObject({
   rootProfileId: id.default('root'),
   maxRunningChildren: z.number().int().min(1).max(16).default(3),
   maxTasksPerRun: z.number().int().min(1).max(64).default(8),
+  /** How deep delegation may go: 1 = only the root delegates; 2 = the root's children may delegate once more. */
+  maxDepth: z.number().int().min(1).max(4).default(2),
   awaitTimeoutMs: z.number().int().min(1_000).max(300_000).default(120_000),
   retentionDays: z.number().int().min(1).max(3_650).default(30),
   /** Tokens one run (root and tasks) may use, unless the root's profile sets its own; absent: no cap. */

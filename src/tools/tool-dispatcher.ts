@@ -12,6 +12,8 @@ export interface DispatchInput {
   context: ToolContext;
   /** Whether one more counted tool call fits the budget (`task.return` never counts). */
   budgetLeft: boolean;
+  /** Tools the invocation's profile lists but it is not offered, and why (e.g. the delegation depth limit). */
+  withheld?: { tools: readonly ToolName[]; reason: string };
 }
 
 export interface DispatchResult {
@@ -34,8 +36,10 @@ function isToolName(name: string): name is ToolName {
   return Object.hasOwn(toolRegistry, name);
 }
 
-function unavailable(call: ToolCallRequest, surface: readonly ToolName[]): string {
+function unavailable(call: ToolCallRequest, surface: readonly ToolName[], withheld: DispatchInput['withheld']): string {
   const available = surface.map(toProviderToolName).join(', ');
+  const canonical = toCanonicalToolName(call.name);
+  if (withheld && isToolName(canonical) && withheld.tools.includes(canonical)) return `${call.name} is not available to you. ${withheld.reason} Your tools: ${available}.`;
   const hint = surface.includes('task.return') ? ' To finish your task, call task_return.' : '';
   return `There is no tool '${call.name}' you can call. Your tools: ${available}.${hint}`;
 }
@@ -76,7 +80,7 @@ export async function dispatchToolCall(input: DispatchInput): Promise<DispatchRe
     const content = budgetRefusal(call);
     return { toolName: available ? canonical : call.name, content, counts: false, refusedForBudget: true, problem: { code: 'tool-budget-spent', message: content } };
   }
-  if (!available) return mistake(call.name, 'tool-unavailable', unavailable(call, surface), true);
+  if (!available) return mistake(call.name, 'tool-unavailable', unavailable(call, surface, input.withheld), true);
   const parsed = parseToolArguments(canonical, call.arguments);
   if (!parsed.ok) return mistake(canonical, 'tool-arguments-json', parsed.message, counts);
   const tool = toolRegistry[canonical];

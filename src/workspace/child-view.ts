@@ -19,7 +19,21 @@ import type { WorkspaceEntry, WorkspaceView } from './workspace-view';
  * `summaries/parent/agents/...` and `summaries/agents/<key>/...` are refused with what to use instead;
  * `summaries/result.md` is written by `task.return` alone. Every result and error names the path as
  * the child wrote it, never a physical one.
+ *
+ * One level down (nested delegation), for a task given by the child with key `<parent>`, the same
+ * rules apply with the parent in the root's place: `summaries/parent/` is `summaries/agents/<parent>/`
+ * (read), and `summaries/agents/` shows only the agents of `visibleAgents` (those working beside it for
+ * the same parent, and its own helpers); nothing above its parent is in its view.
  */
+
+/** Whose view: a task's key, and for a task given by another task, that task's key and who else is in sight. */
+export interface ChildScope {
+  workspaceKey: string;
+  /** The key of the task that gave this one; absent when the root gave it. */
+  parentKey?: string;
+  /** The other agents' keys this one may read under `summaries/agents/`; absent means all of them. */
+  visibleAgents?: () => ReadonlySet<string>;
+}
 
 const CHILD_HINT = 'You can use summaries/ and scratch/, and read summaries/parent/ and summaries/agents/.';
 const RESULT_FILE = 'result.md';
@@ -34,6 +48,8 @@ interface ChildLocation {
   hide: string[];
   /** Virtual folders added when listing `base` itself. */
   extraFolders: string[];
+  /** When set, only these physical names show when listing `base` itself. */
+  only?: ReadonlySet<string>;
 }
 
 function refusedAlias(shownAs: string, instead: string): ModelBehaviorError {
@@ -41,7 +57,8 @@ function refusedAlias(shownAs: string, instead: string): ModelBehaviorError {
 }
 
 /** Maps a normalised virtual path onto the physical workspace, or refuses it; undefined is the top. */
-function locate(workspaceKey: string, normalized: NormalizedPath, shownAs: string): ChildLocation | undefined {
+function locate(scope: ChildScope, normalized: NormalizedPath, shownAs: string): ChildLocation | undefined {
+  const { workspaceKey, parentKey } = scope;
   const [top, ...rest] = normalized.segments;
   if (top === undefined) return undefined;
   if (top === 'scratch') return { base: childScratchFolder(workspaceKey), rest, hide: [], extraFolders: [] };
@@ -53,7 +70,7 @@ function locate(workspaceKey: string, normalized: NormalizedPath, shownAs: strin
       throw refusedAlias(shownAs, 'Read the notes of other agents under summaries/agents/ instead.');
     }
     return {
-      base: SUMMARIES_FOLDER,
+      base: parentKey === undefined ? SUMMARIES_FOLDER : childSummariesFolder(parentKey),
       rest: inside,
       readOnlyReason: 'summaries/parent/ holds the notes of the agent that gave you this task. Keep your own notes in summaries/ or scratch/.',
       hide: ['agents'],
@@ -65,15 +82,28 @@ function locate(workspaceKey: string, normalized: NormalizedPath, shownAs: strin
       const own = joinWorkspacePath(['summaries', ...inside.slice(1)], normalized.isFolder || inside.length === 1);
       throw refusedAlias(shownAs, `That is your own notes folder: use ${quotePath(own || 'summaries/')} instead.`);
     }
+    if (parentKey !== undefined && inside[0] === parentKey) {
+      const asParent = joinWorkspacePath(['summaries', 'parent', ...inside.slice(1)], normalized.isFolder || inside.length === 1);
+      throw refusedAlias(shownAs, `Those are the notes of the agent that gave you this task: use ${quotePath(asParent)} instead.`);
+    }
+    const only = scope.visibleAgents?.();
+    if (only && inside[0] !== undefined && !only.has(inside[0])) {
+      throw notFoundError(shownAs, 'List summaries/agents/ to see the notes you can read.');
+    }
     return {
       base: `${SUMMARIES_FOLDER}agents/`,
       rest: inside,
       readOnlyReason: 'summaries/agents/ holds the notes of other agents. Keep your own notes in summaries/ or scratch/.',
       hide: [workspaceKey],
       extraFolders: [],
+      ...(only ? { only } : {}),
     };
   }
   return { base: childSummariesFolder(workspaceKey), rest, hide: ['parent', 'agents'], extraFolders: ['parent', 'agents'] };
+}
+
+function asScope(scope: ChildScope | string): ChildScope {
+  return typeof scope === 'string' ? { workspaceKey: scope } : scope;
 }
 
 /** The virtual folder that holds a virtual path, for "list it to see what is there" hints. */
@@ -88,15 +118,17 @@ function shownParentFolder(normalized: NormalizedPath): string {
  * const view = createChildWorkspaceView({ workspace, workspaceKey: 'scene-critic' });
  * await view.write('summaries/notes.md', '# Notes'); // lands in summaries/agents/scene-critic/notes.md
  */
-export function createChildWorkspaceView(options: { workspace: RunWorkspace; workspaceKey: string }): WorkspaceView {
-  const { workspace, workspaceKey } = options;
+export function createChildWorkspaceView(options: { workspace: RunWorkspace } & ChildScope): WorkspaceView {
+  const { workspace, ...scope } = options;
+  const { workspaceKey } = scope;
   // Fails fast (HostContractError) on a key that cannot be a folder name.
   childSummariesFolder(workspaceKey);
+  if (scope.parentKey !== undefined) childSummariesFolder(scope.parentKey);
 
   return {
     async list(path = ''): Promise<WorkspaceEntry[]> {
       const normalized = normalizeWorkspacePath(path);
-      const location = locate(workspaceKey, normalized, path);
+      const location = locate(scope, normalized, path);
       if (!location) {
         return [
           { path: 'scratch/', kind: 'folder' },
@@ -111,6 +143,7 @@ export function createChildWorkspaceView(options: { workspace: RunWorkspace; wor
           shownFolder,
           hide: location.hide,
           extraFolders: location.extraFolders,
+          only: location.only,
         });
       }
       return listExisting({
@@ -123,7 +156,7 @@ export function createChildWorkspaceView(options: { workspace: RunWorkspace; wor
 
     async read(path, readOptions = {}) {
       const normalized = normalizeWorkspacePath(path);
-      const location = locate(workspaceKey, normalized, path);
+      const location = locate(scope, normalized, path);
       if (!location || location.rest.length === 0) throw isFolderError(normalized.path || path);
       if (normalized.isFolder) throw isFolderError(normalized.path);
       return workspace.read(`${location.base}${location.rest.join('/')}`, { ...readOptions, shownAs: normalized.path });
@@ -131,7 +164,7 @@ export function createChildWorkspaceView(options: { workspace: RunWorkspace; wor
 
     async write(path, content, mode = 'replace') {
       const normalized = normalizeWorkspacePath(path);
-      const location = locate(workspaceKey, normalized, path);
+      const location = locate(scope, normalized, path);
       if (!location) throw writeNeedsFileError('', 'summaries/notes.md');
       if (location.readOnlyReason) throw readOnlyError(normalized.path, location.readOnlyReason);
       if (location.rest.length === 0 || normalized.isFolder) {
@@ -164,11 +197,11 @@ export function createChildWorkspaceView(options: { workspace: RunWorkspace; wor
  * // { virtualPath: 'summaries/notes.md', physicalPath: 'summaries/agents/scene-critic/notes.md' }
  */
 export function resolveChildArtifactPath(
-  workspaceKey: string,
+  scope: ChildScope | string,
   path: string,
 ): { virtualPath: string; physicalPath: string } {
   const normalized = normalizeWorkspaceFilePath(path);
-  const location = locate(workspaceKey, normalized, path);
+  const location = locate(asScope(scope), normalized, path);
   if (!location || location.rest.length === 0) throw isFolderError(normalized.path || path);
   return { virtualPath: normalized.path, physicalPath: `${location.base}${location.rest.join('/')}` };
 }

@@ -31,11 +31,13 @@ export async function listMapped(options: {
   shownFolder: string;
   hide?: readonly string[];
   extraFolders?: readonly string[];
+  /** When set, only these names show (the rest are out of the agent's sight). */
+  only?: ReadonlySet<string>;
 }): Promise<WorkspaceEntry[]> {
-  const { workspace, physicalFolder, shownFolder, hide = [], extraFolders = [] } = options;
+  const { workspace, physicalFolder, shownFolder, hide = [], extraFolders = [], only } = options;
   const entries: WorkspaceEntry[] = [];
   for (const entry of await workspace.listFolder(physicalFolder)) {
-    if (hide.includes(entry.name)) continue;
+    if (hide.includes(entry.name) || (only && !only.has(entry.name))) continue;
     entries.push(
       entry.kind === 'folder'
         ? { path: `${shownFolder}${entry.name}/`, kind: 'folder' }

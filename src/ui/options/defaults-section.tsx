@@ -6,12 +6,12 @@ import { t } from '../ui-text';
 import { describedBy, Field, issuesByPath } from './field';
 import type { OptionsState } from './options-state';
 
-type NumberField = 'maxRunningChildren' | 'maxTasksPerRun' | 'awaitTimeoutSeconds' | 'retentionDays' | 'maxRunTokens' | 'replyDeadlineSeconds';
+type NumberField = 'maxRunningChildren' | 'maxTasksPerRun' | 'maxDepth' | 'awaitTimeoutSeconds' | 'retentionDays' | 'maxRunTokens' | 'replyDeadlineSeconds';
 
 /** Fields shown in seconds and stored in milliseconds. */
 const SECONDS_FIELDS: Record<string, NumberField> = { awaitTimeoutMs: 'awaitTimeoutSeconds', replyDeadlineMs: 'replyDeadlineSeconds' };
 
-/** Run-wide defaults: the root profile, running children, task cap, await timeout, retention, token limit, reply deadline. */
+/** Run-wide defaults: the root profile, running children, task cap, delegation depth, await timeout, retention, token limit, reply deadline. */
 export function DefaultsSection({ state }: { state: OptionsState }) {
   const settings = state.settings.value;
   if (!settings) return null;
@@ -23,6 +23,7 @@ function DefaultsForm({ state, defaults }: { state: OptionsState; defaults: Sett
     rootProfileId: defaults.rootProfileId,
     maxRunningChildren: String(defaults.maxRunningChildren),
     maxTasksPerRun: String(defaults.maxTasksPerRun),
+    maxDepth: String(defaults.maxDepth),
     awaitTimeoutSeconds: String(defaults.awaitTimeoutMs / 1_000),
     retentionDays: String(defaults.retentionDays),
     maxRunTokens: defaults.maxRunTokens === undefined ? '' : String(defaults.maxRunTokens),
@@ -38,6 +39,7 @@ function DefaultsForm({ state, defaults }: { state: OptionsState; defaults: Sett
       rootProfileId: draft.rootProfileId,
       maxRunningChildren: Number(draft.maxRunningChildren),
       maxTasksPerRun: Number(draft.maxTasksPerRun),
+      maxDepth: Number(draft.maxDepth),
       awaitTimeoutMs: Math.round(Number(draft.awaitTimeoutSeconds) * 1_000),
       retentionDays: Number(draft.retentionDays),
       // Empty: no token limit.
@@ -72,6 +74,7 @@ function DefaultsForm({ state, defaults }: { state: OptionsState; defaults: Sett
           </Field>
           {numberField('maxRunningChildren', t('options_defaults_running_children'))}
           {numberField('maxTasksPerRun', t('options_defaults_task_cap'))}
+          {numberField('maxDepth', t('options_defaults_max_depth'))}
           {numberField('awaitTimeoutSeconds', t('options_defaults_await_timeout'))}
           {numberField('retentionDays', t('options_defaults_retention'))}
           {numberField('maxRunTokens', t('options_defaults_max_run_tokens'))}

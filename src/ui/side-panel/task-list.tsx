@@ -2,6 +2,7 @@ import type { AgentTaskRecord } from '../../records/task';
 import type { RunStore } from '../../store/run-store';
 import { t } from '../ui-text';
 import { TaskRow } from './task-row';
+import { buildTaskTree, type TaskBranch } from './task-tree';
 
 export interface TaskListProps {
   tasks: AgentTaskRecord[];
@@ -10,7 +11,24 @@ export interface TaskListProps {
   onCancel(taskId: string): void;
 }
 
-/** The delegated tasks of one run, in the order they were delegated. */
+/** Tasks as nested lists: each task's own tasks (nested delegation) in a list inside its item. */
+function TaskBranches({ branches, store, now, onCancel }: Omit<TaskListProps, 'tasks'> & { branches: TaskBranch[] }) {
+  return (
+    <>
+      {branches.map(({ task, children }) => (
+        <TaskRow key={task.id} task={task} store={store} now={now} onCancel={onCancel}>
+          {children.length > 0 && (
+            <ul class="task-subtasks" aria-label={t('sidepanel_subtasks_label', task.workspaceKey)}>
+              <TaskBranches branches={children} store={store} now={now} onCancel={onCancel} />
+            </ul>
+          )}
+        </TaskRow>
+      ))}
+    </>
+  );
+}
+
+/** The delegated tasks of one run as a tree, each level in the order its tasks were delegated. */
 export function TaskList({ tasks, store, now, onCancel }: TaskListProps) {
   return (
     <section class="task-list" aria-label={t('sidepanel_tasks_heading', tasks.length)}>
@@ -19,9 +37,7 @@ export function TaskList({ tasks, store, now, onCancel }: TaskListProps) {
         <p class="muted">{t('sidepanel_no_tasks')}</p>
       ) : (
         <ul>
-          {tasks.map((task) => (
-            <TaskRow key={task.id} task={task} store={store} now={now} onCancel={onCancel} />
-          ))}
+          <TaskBranches branches={buildTaskTree(tasks)} store={store} now={now} onCancel={onCancel} />
         </ul>
       )}
     </section>

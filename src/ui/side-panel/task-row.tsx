@@ -1,3 +1,4 @@
+import type { ComponentChildren } from 'preact';
 import { memo } from 'preact/compat';
 import { useState } from 'preact/hooks';
 import type { AgentTaskRecord } from '../../records/task';
@@ -14,10 +15,12 @@ export interface TaskRowProps {
   /** Current time, for the elapsed time of running tasks. */
   now: number;
   onCancel(taskId: string): void;
+  /** The list of tasks this one handed on (nested delegation), inside its item. */
+  children?: ComponentChildren;
 }
 
 /** One delegated task: agent, title, status, time, budget use, tokens; opens to its result. */
-function TaskRowComponent({ task, store, now, onCancel }: TaskRowProps) {
+function TaskRowComponent({ task, store, now, onCancel, children }: TaskRowProps) {
   const [open, setOpen] = useState(false);
   const status = taskDisplayStatus(task);
   const elapsed = taskElapsed(task, now);
@@ -64,12 +67,13 @@ function TaskRowComponent({ task, store, now, onCancel }: TaskRowProps) {
           <TaskResultView store={store} task={task} />
         </div>
       )}
+      {children}
     </li>
   );
 }
 
-/** Re-renders only when its own task record (or, while it runs, the clock) changes. */
+/** Re-renders only when its own task record (or, while it runs, the clock) changes, or it holds sub-tasks. */
 export const TaskRow = memo(TaskRowComponent, (before, after) => {
   const ticking = after.task.status === 'running';
-  return before.task === after.task && before.store === after.store && before.onCancel === after.onCancel && (!ticking || before.now === after.now);
+  return before.task === after.task && before.store === after.store && before.onCancel === after.onCancel && before.children === after.children && (!ticking || before.now === after.now);
 });

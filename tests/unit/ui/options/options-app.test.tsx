@@ -289,6 +289,19 @@ describe('OptionsApp', () => {
     await waitFor(async () => expect((await storedSettings())?.defaults).toMatchObject({ maxTasksPerRun: 5, awaitTimeoutMs: 60_000 }));
   });
 
+  it('saves the delegation depth, refusing one outside 1–4 by name', async () => {
+    await show();
+    const section = within(document.getElementById('defaults')!);
+
+    fireEvent.input(section.getByLabelText('Delegation depth at most'), { target: { value: '9' } });
+    fireEvent.click(section.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(section.getByLabelText('Delegation depth at most').getAttribute('aria-invalid')).toBe('true'));
+
+    fireEvent.input(section.getByLabelText('Delegation depth at most'), { target: { value: '3' } });
+    fireEvent.click(section.getByRole('button', { name: 'Save' }));
+    await waitFor(async () => expect((await storedSettings())?.defaults).toMatchObject({ maxDepth: 3 }));
+  });
+
   it('exports the settings without API keys unless asked, and one profile', async () => {
     await saveSettings({ ...DESIGN_EXAMPLE, connections: [{ ...DESIGN_EXAMPLE.connections[0]!, apiKey: 'sk-secret' }] } as never);
     await show();
