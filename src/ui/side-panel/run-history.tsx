@@ -1,5 +1,7 @@
-import { useCallback } from 'preact/hooks';
+import { useCallback, useMemo } from 'preact/hooks';
 import { t } from '../ui-text';
+import { HistoryConversation } from './history-conversation';
+import { groupHistoryByConversation } from './history-groups';
 import { HistoryRow } from './history-row';
 import type { HistoryScope, SidePanelState } from './side-panel-state';
 
@@ -7,10 +9,11 @@ export interface RunHistoryProps {
   state: SidePanelState;
 }
 
-/** Runs of this site or of all sites, newest first, searchable, rendered a page at a time. */
+/** Runs of this site or of all sites, newest first and grouped by conversation, searchable, rendered a page at a time. */
 export function RunHistory({ state }: RunHistoryProps) {
   const scope = state.historyScope.value;
   const visible = state.visibleHistory.value;
+  const entries = useMemo(() => groupHistoryByConversation(visible), [visible]);
   const matching = state.matchingHistoryCount.value;
   const openRunId = state.run.value?.id;
   const onOpen = useCallback((runId: string) => void state.openRun(runId), [state]);
@@ -46,9 +49,22 @@ export function RunHistory({ state }: RunHistoryProps) {
         <p class="muted">{t('sidepanel_history_no_match', state.query.value)}</p>
       ) : (
         <ul class="history-list">
-          {visible.map((run) => (
-            <HistoryRow key={run.id} run={run} showOrigin={scope === 'all'} isOpen={run.id === openRunId} onOpen={onOpen} onDelete={onDelete} />
-          ))}
+          {entries.map((entry, index) =>
+            entry.kind === 'run' ? (
+              <HistoryRow key={entry.key} run={entry.run} showOrigin={scope === 'all'} isOpen={entry.run.id === openRunId} onOpen={onOpen} onDelete={onDelete} />
+            ) : (
+              <HistoryConversation
+                key={entry.key}
+                conversationId={entry.conversationId}
+                runs={entry.runs}
+                headingId={`history-conversation-${index}`}
+                showOrigin={scope === 'all'}
+                openRunId={openRunId}
+                onOpen={onOpen}
+                onDelete={onDelete}
+              />
+            ),
+          )}
         </ul>
       )}
       {visible.length < matching && (
