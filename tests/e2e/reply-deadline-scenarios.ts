@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import { chatIdentitySchema } from '../../src/records/chat-identity';
 import { messageText, type ScriptedModelServer, type ScriptedRequest, type ScriptedTurn } from '../support/scripted-model-server';
 import { scenarioSettings, waitForEndedRuns } from './chat-turn-scenarios';
 import type { EvaluatingHandle } from './support/evaluating-handle';
@@ -108,9 +109,10 @@ export async function runTurnsAcrossTheDeadline(page: EvaluatingHandle, options:
   expect(model.requests.slice(beforeThird).filter(isRoot).some(carriesLateResult)).toBe(false);
 
   const { runs } = await waitForEndedRuns(options, 3);
-  expect(runs.map((run) => run.chat?.conversationId)).toEqual([CHAT_ID, CHAT_ID, CHAT_ID]);
+  const chats = runs.map((run) => chatIdentitySchema.parse(run.chat));
+  expect(chats.map((chat) => chat.conversationId)).toEqual([CHAT_ID, CHAT_ID, CHAT_ID]);
   expect(runs.map((run) => run.adapter)).toEqual(['sillytavern', 'sillytavern', 'sillytavern']);
-  const indexes = runs.map((run) => run.chat?.messageIndex ?? -1);
+  const indexes = chats.map((chat) => chat.messageIndex ?? -1);
   expect(indexes[1]).toBeGreaterThan(indexes[0]!);
   expect(indexes[2]).toBeGreaterThan(indexes[1]!);
 }
