@@ -12,6 +12,9 @@ import { parseRunnerArguments, RUNNER_USAGE, RunnerUsageError } from './runner-a
 import { addRunnerAgentFiles, loadRunnerSettings, loadRunnerSnapshot } from './runner-inputs';
 import { askForPlainAnswer } from './runner-fallback';
 import { collectRunnerReport, formatTaskTable } from './runner-report';
+import { loadRunnerStoreFile, saveRunnerStoreFile } from './runner-store-file';
+
+const RUNNER_STORE_NAME = 'retinue-runner';
 
 /** Exit statuses of `retinue run`. */
 export const RUNNER_EXIT = { completed: 0, failed: 1, badArguments: 2 } as const;
@@ -35,7 +38,8 @@ export interface HeadlessRunnerEnvironment {
 /**
  * Runs one whole agent run in Node, as `npm run retinue -- run ...` does: the `--base-url` endpoint
  * stands in for the page's model (the `host` binding), profiles come from the settings file (or the
- * built-ins), the store lives in an in-memory IndexedDB. Resolves with the exit status: 0 when the
+ * built-ins), the store lives in an in-memory IndexedDB (loaded from and saved to `--store FILE` when
+ * given). Resolves with the exit status: 0 when the
  * run completed or failed open (the model's plain answer, `fallback` in `--json`), 1 when it failed or was cancelled (the reason on the error stream), 2 for bad
  * arguments.
  */
@@ -67,9 +71,18 @@ export async function runHeadless(environment: HeadlessRunnerEnvironment): Promi
   }
   const { runnerArguments, settings, snapshot } = prepared;
 
+  const indexedDB = new IDBFactory();
+  try {
+    if (runnerArguments.storeFile !== undefined) await loadRunnerStoreFile(runnerArguments.storeFile, indexedDB, RUNNER_STORE_NAME);
+  } catch (error) {
+    if (!(error instanceof RunnerUsageError)) throw error;
+    environment.writeError(`retinue: ${error.message}\n`);
+    return RUNNER_EXIT.badArguments;
+  }
+
   let store: RunStore | undefined;
   try {
-    store = await openRunStore({ name: 'retinue-runner', indexedDB: new IDBFactory(), now });
+    store = await openRunStore({ name: RUNNER_STORE_NAME, indexedDB, now });
     const runtime = environment.createRuntime({ store, profiles: resolveProfiles(settings), defaults: settings.defaults, now });
     const resolveModel = createModelResolver({
       connections: settings.connections,
@@ -126,5 +139,15 @@ export async function runHeadless(environment: HeadlessRunnerEnvironment): Promi
     return RUNNER_EXIT.failed;
   } finally {
     store?.close();
+    if (store && runnerArguments.storeFile !== undefined) await saveStoreOrSay(runnerArguments.storeFile, indexedDB, environment.writeError);
+  }
+}
+
+/** Writes the store back for the next call; a write that fails is said, and loses only this call's records. */
+async function saveStoreOrSay(path: string, indexedDB: IDBFactory, writeError: (text: string) => void): Promise<void> {
+  try {
+    await saveRunnerStoreFile(path, indexedDB, RUNNER_STORE_NAME);
+  } catch (error) {
+    writeError(`retinue: the store file '${path}' could not be written (${error instanceof Error ? error.message : String(error)}); the next call will not see this run.\n`);
   }
 }

@@ -16,6 +16,8 @@ export interface RunnerArguments {
   conversation?: string;
   /** `--reply-deadline-ms`: reply by then; helpers still working finish after the reply. */
   replyDeadlineMs?: number;
+  /** `--store FILE`: the run store is loaded from this JSON dump at the start and written back at the end. */
+  storeFile?: string;
 }
 
 export type ParsedCommandLine = { kind: 'run'; arguments: RunnerArguments } | { kind: 'help' };
@@ -29,7 +31,7 @@ export class RunnerUsageError extends Error {
   }
 }
 
-export const RUNNER_USAGE = `Usage: npm run retinue -- run --base-url URL [--api-key KEY] --model MODEL [--settings FILE] [--agents DIR] (--prompt TEXT | --snapshot FILE) [--conversation ID] [--reply-deadline-ms MS] [--json]
+export const RUNNER_USAGE = `Usage: npm run retinue -- run --base-url URL [--api-key KEY] --model MODEL [--settings FILE] [--agents DIR] (--prompt TEXT | --snapshot FILE) [--conversation ID] [--reply-deadline-ms MS] [--store FILE] [--json]
 
 Runs one whole agent run in Node: the model at --base-url stands in for the page's own model (the
 root and every profile bound to "host"); other profiles use the connections of the settings file.
@@ -43,12 +45,14 @@ root and every profile bound to "host"); other profiles use the connections of t
   --snapshot FILE    an OpenAI chat-completions request body (JSON) to use as the chat turn
   --conversation ID  the conversation this turn belongs to (default: a hash of the chat's opening)
   --reply-deadline-ms MS  reply after at most MS ms; helpers still working finish after the reply
+  --store FILE       keep the run store in FILE (JSON) between calls: with the same --conversation, the
+                     next call gets the results that came after this call's reply; default: memory only
   --json             print one JSON document (run, invocations, tasks, capsules, journal)
   --tool-protocol P  auto (default: native tools, prompted when refused), native or prompted
 
 Exit status: 0 the run completed, 1 it failed, 2 bad arguments.`;
 
-const VALUE_OPTIONS = { '--base-url': 'baseURL', '--api-key': 'apiKey', '--model': 'model', '--settings': 'settingsFile', '--agents': 'agentsDirectory', '--prompt': 'prompt', '--snapshot': 'snapshotFile', '--tool-protocol': 'toolProtocol', '--conversation': 'conversation', '--reply-deadline-ms': 'replyDeadlineMs' } as const;
+const VALUE_OPTIONS = { '--base-url': 'baseURL', '--api-key': 'apiKey', '--model': 'model', '--settings': 'settingsFile', '--agents': 'agentsDirectory', '--prompt': 'prompt', '--snapshot': 'snapshotFile', '--tool-protocol': 'toolProtocol', '--conversation': 'conversation', '--reply-deadline-ms': 'replyDeadlineMs', '--store': 'storeFile' } as const;
 type ValueOption = keyof typeof VALUE_OPTIONS;
 
 /**
@@ -121,6 +125,7 @@ export function parseRunnerArguments(argv: readonly string[]): ParsedCommandLine
       ...(toolProtocol !== undefined ? { toolProtocol } : {}),
       ...(conversation !== undefined ? { conversation } : {}),
       ...(replyDeadlineMs ? { replyDeadlineMs } : {}),
+      ...(values.storeFile !== undefined ? { storeFile: values.storeFile } : {}),
     },
   };
 }
