@@ -17,3 +17,11 @@ test('a deadline that is not whole milliseconds up to 600000, or an empty conver
   expect(() => parseRunnerArguments([...base, '--reply-deadline-ms', 'soon'])).toThrow(/whole number of milliseconds from 0 to 600000/);
   expect(() => parseRunnerArguments([...base, '--conversation', ' '])).toThrow(/--conversation needs an id/);
 });
+
+test('--store names the file the run store is kept in between calls; without it there is none', () => {
+  const actual = parseRunnerArguments([...base, '--conversation', 'duel-chat', '--store', 'duel-store.json']);
+  expect(actual.kind === 'run' && actual.arguments.storeFile).toBe('duel-store.json');
+  const memoryOnly = parseRunnerArguments(base);
+  expect(memoryOnly.kind === 'run' && memoryOnly.arguments.storeFile).toBeUndefined();
+  expect(() => parseRunnerArguments([...base, '--store'])).toThrow(/--store needs a value/);
+});
