@@ -5,6 +5,7 @@ import type { Settings } from '../settings/schema';
 import { loadSettings, onSettingsChanged } from '../settings/settings-store';
 import { openRunStore } from '../store/idb-run-store';
 import type { RunStore } from '../store/run-store';
+import { createBackgroundKeepAlive, type BackgroundKeepAlive } from './background-keep-alive';
 import { createRunClaims, type RunClaims } from './run-claims';
 
 /** The old runtimes kept reachable for cancel actions while their runs finish. */
@@ -24,6 +25,8 @@ export interface BackgroundContext {
   cancelTask(runId: string, taskId: string): void;
   /** Resume or interrupt: who decides about the runs left `running` when this background started. */
   runClaims: RunClaims;
+  /** Holds the background awake while a run (or anything still working for one) is in flight. */
+  keepAlive: BackgroundKeepAlive;
 }
 
 export interface BackgroundContextOptions {
@@ -32,6 +35,7 @@ export interface BackgroundContextOptions {
   /** Subscribes to settings changes; returns the unsubscribe function. */
   watchSettings?: (listener: (settings: Settings) => void) => () => void;
   createRuntime?: typeof createAgentRuntime;
+  keepAlive?: BackgroundKeepAlive;
 }
 
 /**
@@ -70,6 +74,7 @@ export function createBackgroundContext(options: BackgroundContextOptions = {}):
     cancelRun: (runId, reason) => runtimes.forEach((each) => each.cancelRun(runId, reason)),
     cancelTask: (runId, taskId) => runtimes.forEach((each) => each.cancelTask(runId, taskId)),
     runClaims: createRunClaims(),
+    keepAlive: options.keepAlive ?? createBackgroundKeepAlive(),
   };
 }
 
