@@ -30,8 +30,10 @@ afterAll(() => scenario?.close());
  * event page as none, and an API call from another page does not reset the background's idle timer.
  */
 function backgroundContextIds(handle: EvaluatingHandle): Promise<string[]> {
+  type ContextsApi = { runtime: { getContexts(filter: { contextTypes: string[] }): Promise<Array<{ contextId: string }>> } };
   return evaluateIn(handle, async () => {
-    const contexts = await browser.runtime.getContexts({ contextTypes: ['BACKGROUND' as browser.runtime.ContextType] });
+    const api = (globalThis as unknown as { browser: ContextsApi }).browser;
+    const contexts = await api.runtime.getContexts({ contextTypes: ['BACKGROUND'] });
     return contexts.map((context) => context.contextId);
   }, undefined);
 }
