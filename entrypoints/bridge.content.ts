@@ -1,6 +1,8 @@
 // First: zod must be jitless before any schema is built (no eval-like code at run time).
 import '../src/zod-jitless';
 import { browser } from 'wxt/browser';
+import { answerConnectionProfileRequest } from '../src/bridge/connection-profile-requests';
+import type { ConnectionProfileQuery } from '../src/bridge/connection-profile-query';
 import { acceptPageHookPorts, servePagePort } from '../src/bridge/page-connection';
 import type { RunPort } from '../src/bridge/chat-turn-relay';
 import { watchSiteEnabled } from '../src/bridge/site-state';
@@ -13,12 +15,14 @@ export default defineContentScript({
   registration: 'runtime',
   main() {
     const site = watchSiteEnabled(browser.storage, location.origin);
-    acceptPageHookPorts(window, (port) =>
-      servePagePort(port, {
+    let profileQuery: ConnectionProfileQuery | undefined;
+    acceptPageHookPorts(window, (port) => {
+      profileQuery = servePagePort(port, {
         isSiteOn: () => site.isOn(),
         openRunPort: () => browser.runtime.connect({ name: RUN_PORT_NAME }) as RunPort,
         describeLostBackground: () => browser.i18n.getMessage('page_error_background_lost'),
-      }),
-    );
+      });
+    });
+    browser.runtime.onMessage.addListener((message: unknown) => answerConnectionProfileRequest(message, { isSiteOn: () => site.isOn(), query: () => profileQuery }));
   },
 });

@@ -2,6 +2,8 @@ import { CancelledError, ConfigurationError, HostContractError, RetinueError } f
 import type { HostNotice } from '../hosts/host-adapter';
 import { chooseHostAdapter } from '../hosts/host-adapters';
 import { createPageRelayedFetch, type PageRelayedFetch } from '../hosts/page-relayed-fetch';
+import { sourceProtocolFor } from '../hosts/sillytavern/source-protocols';
+import type { HostAdapterId } from '../hosts/chat-turn-request';
 import { PROMPT_SNAPSHOT_PATH, SNAPSHOT_LIMITS, type PromptSnapshot } from '../hosts/prompt-snapshot';
 import {
   bridgeToBackgroundMessageSchema,
@@ -12,12 +14,13 @@ import {
 import type { ConcurrencyLimiter } from '../model/concurrency-limiter';
 import type { ModelClientOptions } from '../model/create-model-client';
 import { createModelResolver } from '../model/model-resolver';
+import { connectionProfileTarget } from '../hosts/sillytavern/connection-profile-target';
 import type { RunFallback } from '../records/run';
 import type { RunOutcome } from '../runtime/agent-runtime';
 import { fallbackForError, PageModelFallbackError } from '../runtime/fail-open';
 import type { ReplyStreamEvent } from '../runtime/reply-stream';
 import type { Settings } from '../settings/schema';
-import { findSite, isSiteSwitchedOn, rootProfileIdFor } from '../settings/site-settings';
+import { findSite, isSiteSwitchedOn, replyDeadlineMsFor, rootProfileIdFor } from '../settings/site-settings';
 import type { BackgroundContext } from './background-context';
 import { whileHeld } from './background-keep-alive';
 import type { RunRateLimit } from './run-rate-limit';
@@ -92,6 +95,8 @@ export function serveRunPort(port: RunServicePort, dependencies: RunPortDependen
   let relay: PageRelayedFetch | undefined;
   let begun = false;
   let runUnderway = false;
+  /** The page has its reply while helpers still work: losing the page no longer stops the run. */
+  let repliedEarly = false;
   let closed = false;
   const post = (message: BackgroundToBridgeMessage) => {
     if (closed) return;
@@ -107,7 +112,7 @@ export function serveRunPort(port: RunServicePort, dependencies: RunPortDependen
     clearTimeout(rootTimer);
     closed = true;
     relay?.failAll('The page went away.');
-    abort.abort(new CancelledError('The page went away before the reply was finished.'));
+    if (!repliedEarly) abort.abort(new CancelledError('The page went away before the reply was finished.'));
   });
   port.onMessage.addListener((raw) => {
     const parsed = bridgeToBackgroundMessageSchema.safeParse(raw);
@@ -138,6 +143,7 @@ export function serveRunPort(port: RunServicePort, dependencies: RunPortDependen
       begun = true;
       passThroughOverSnapshotLimit();
     } else if (message.type === 'run-abort') {
+      if (repliedEarly) return;
       abort.abort(new CancelledError('The page stopped the generation.'));
     } else if (message.type !== 'keep-alive') {
       relay?.deliver(message);
@@ -183,7 +189,8 @@ export function serveRunPort(port: RunServicePort, dependencies: RunPortDependen
       message.type === 'run-start' ? await startRun(message, settings, pageFetch) : await resumeRun(message.runId, settings, pageFetch);
     runUnderway = false;
     if (!outcome || outcome.suspended) return;
-    if (outcome.run.status === 'completed') post({ type: 'run-reply', reply: outcome.reply, ...(outcome.replyStreamed ? { streamed: true } : {}) });
+    if (repliedEarly) post({ type: 'run-closed' });
+    else if (outcome.run.status === 'completed') post({ type: 'run-reply', reply: outcome.reply, ...(outcome.replyStreamed ? { streamed: true } : {}) });
     else if (outcome.run.fallback) post({ type: 'pass-through' });
     else answerFailure(pageAnswerForRun(outcome.run));
   }
@@ -225,11 +232,19 @@ export function serveRunPort(port: RunServicePort, dependencies: RunPortDependen
       adapter: adapter.id,
       snapshot: reading.snapshot,
       rootProfileId: rootProfileIdFor(settings, origin as string),
-      resolveModel: resolverFor(settings, reading.snapshot, pageFetch),
+      resolveModel: resolverFor(settings, adapter.id, reading.snapshot, pageFetch),
       signal: abort.signal,
       onProgress: (line) => post({ type: 'run-progress', line: line.slice(0, 500) }),
       onReplyStream: (event) => postReplyStreamEvent(event, post),
       onRunCreated: (run) => post({ type: 'run-accepted', runId: run.id }),
+      replyDeadlineMs: replyDeadlineMsFor(settings, origin as string),
+      ...(message.chat ? { chat: message.chat } : {}),
+      onEarlyReply: (early) => {
+        repliedEarly = true;
+        // The turn has its reply: the time limit for one reply no longer applies to the helpers.
+        clearTimeout(rootTimer);
+        post({ type: 'run-reply', reply: early.reply, helpersWorking: early.stillWorking, ...(early.replyStreamed ? { streamed: true } : {}) });
+      },
     });
   }
 
@@ -253,7 +268,7 @@ export function serveRunPort(port: RunServicePort, dependencies: RunPortDependen
       const runtime = await dependencies.context.getRuntime();
       runUnderway = true;
       return await runtime.resumeRun(runId, {
-        resolveModel: resolverFor(settings, snapshot, pageFetch),
+        resolveModel: resolverFor(settings, run.adapter === 'sillytavern' ? 'sillytavern' : 'openai-chat', snapshot, pageFetch),
         signal: abort.signal,
         onProgress: (line) => post({ type: 'run-progress', line: line.slice(0, 500) }),
         onReplyStream: (event) => postReplyStreamEvent(event, post),
@@ -263,9 +278,13 @@ export function serveRunPort(port: RunServicePort, dependencies: RunPortDependen
     }
   }
 
-  function resolverFor(settings: Settings, snapshot: PromptSnapshot, pageFetch: PageRelayedFetch) {
+  function resolverFor(settings: Settings, adapter: HostAdapterId, snapshot: PromptSnapshot, pageFetch: PageRelayedFetch) {
+    // Claude and Google sources answer in their own shapes: calls through them go whole, read by their module.
+    const wholeReply = sourceProtocolFor(adapter, snapshot)?.wholeReply;
+    const toolProtocol = findSite(settings, origin as string)?.toolProtocol ?? 'auto';
     return createModelResolver({
       connections: settings.connections,
+      hostProfile: (profileName) => connectionProfileTarget({ origin: origin as string, profileName, pageFetch, maxConcurrency: settings.defaults.maxRunningChildren + 1, toolProtocol }),
       host: {
         label: "the page's own model",
         baseURL: `${origin}/`,
@@ -275,7 +294,8 @@ export function serveRunPort(port: RunServicePort, dependencies: RunPortDependen
         model: typeof snapshot.model === 'string' ? snapshot.model : '',
         fetch: pageFetch.fetch,
         maxConcurrency: settings.defaults.maxRunningChildren + 1,
-        toolProtocol: findSite(settings, origin as string)?.toolProtocol ?? 'auto',
+        toolProtocol,
+        ...(wholeReply ? { wholeReply } : {}),
       },
       clientOptions: dependencies.clientOptions,
       connectionLimiters: dependencies.connectionLimiters,

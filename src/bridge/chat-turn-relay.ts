@@ -1,4 +1,5 @@
 import { createPageResponseWriter } from '../hosts/page-response-writer';
+import { sourceProtocolFor } from '../hosts/sillytavern/source-protocols';
 import type { BridgeToPageMessage, PageToBridgeMessage } from '../messaging/page-messages';
 import {
   backgroundToBridgeMessageSchema,
@@ -42,16 +43,20 @@ export interface ChatTurnRelay {
 export function createChatTurnRelay(options: ChatTurnRelayOptions): ChatTurnRelay {
   const { requestId } = options;
   const body = options.start?.body ?? {};
+  const sourceProtocol = options.start ? sourceProtocolFor(options.start.adapter, body) : undefined;
   const writer = createPageResponseWriter({
     stream: body.stream === true,
     model: typeof body.model === 'string' ? body.model : undefined,
+    ...(sourceProtocol ? { streamFormat: sourceProtocol.streamFormat } : {}),
     send: (part) => {
       if (part.kind === 'start') options.toPage({ type: 'response-start', requestId, status: part.status, contentType: part.contentType });
       else if (part.kind === 'chunk') options.toPage({ type: 'response-chunk', requestId, text: part.text });
-      else options.toPage({ type: 'response-end', requestId });
+      else options.toPage({ type: 'response-end', requestId, ...(helpersWorking ? { hostCallsContinue: true } : {}) });
     },
   });
   const openHostCalls = new Set<string>();
+  /** The page has its reply; the run's helpers still work (a reply deadline passed) until `run-closed`. */
+  let helpersWorking = false;
   let port: RunPort | undefined;
   let runId: string | undefined;
   let ended = false;
@@ -91,7 +96,12 @@ export function createChatTurnRelay(options: ChatTurnRelayOptions): ChatTurnRela
         writer.discardShownReply();
         break;
       case 'run-reply':
+        helpersWorking = message.helpersWorking !== undefined;
         writer.reply(message.reply, { streamed: message.streamed === true });
+        if (!helpersWorking) end();
+        break;
+      case 'run-closed':
+        options.toPage({ type: 'run-closed', requestId });
         end();
         break;
       case 'run-failed':
@@ -100,7 +110,13 @@ export function createChatTurnRelay(options: ChatTurnRelayOptions): ChatTurnRela
         break;
       case 'host-call':
         openHostCalls.add(message.callId);
-        options.toPage({ type: 'host-call', requestId, callId: message.callId, body: message.body });
+        options.toPage({
+          type: 'host-call',
+          requestId,
+          callId: message.callId,
+          body: message.body,
+          ...(message.connectionProfile !== undefined ? { connectionProfile: message.connectionProfile } : {}),
+        });
         break;
       case 'host-call-abort':
         openHostCalls.delete(message.callId);
@@ -113,6 +129,12 @@ export function createChatTurnRelay(options: ChatTurnRelayOptions): ChatTurnRela
     if (ended) return;
     for (const callId of openHostCalls) options.toPage({ type: 'host-call-abort', requestId, callId });
     openHostCalls.clear();
+    if (helpersWorking) {
+      // The page has its reply; helpers that were still working go on without the page, or not at all.
+      options.toPage({ type: 'run-closed', requestId });
+      end();
+      return;
+    }
     if (runId && reconnects < (options.maxReconnects ?? 3)) {
       reconnects += 1;
       // The resumed run writes its turn again from the start; what the page has stays above it.
@@ -131,7 +153,8 @@ export function createChatTurnRelay(options: ChatTurnRelayOptions): ChatTurnRela
     port.postMessage(first);
   };
 
-  connect(options.start ? { type: 'run-start', adapter: options.start.adapter, body } : { type: 'run-over-limit', limit: 'snapshot-size' });
+  const chat = options.start?.chat;
+  connect(options.start ? { type: 'run-start', adapter: options.start.adapter, body, ...(chat ? { chat } : {}) } : { type: 'run-over-limit', limit: 'snapshot-size' });
 
   return {
     fromPage(message) {
@@ -141,8 +164,8 @@ export function createChatTurnRelay(options: ChatTurnRelayOptions): ChatTurnRela
         end();
         return;
       }
-      if (message.type === 'run-start' || !openHostCalls.has(message.callId)) return;
-      if (message.type === 'host-call-end' || message.type === 'host-call-error') openHostCalls.delete(message.callId);
+      if (message.type === 'run-start' || message.type === 'connection-profiles' || !openHostCalls.has(message.callId)) return;
+      if (message.type === 'host-call-end' || message.type === 'host-call-error' || message.type === 'host-call-refused') openHostCalls.delete(message.callId);
       const { requestId: _requestId, ...relayed } = message;
       port?.postMessage(relayed);
     },

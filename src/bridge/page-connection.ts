@@ -1,6 +1,7 @@
 import type { BridgeToPageMessage } from '../messaging/page-messages';
 import { oversizedRunStartId, parsePageMessage } from '../messaging/page-messages';
 import { BRIDGE_READY, PAGE_HOOK_CONNECT } from '../messaging/page-channel-names';
+import { createConnectionProfileQuery, type ConnectionProfileQuery } from './connection-profile-query';
 import { createChatTurnRelay, type ChatTurnRelay, type ChatTurnRelayOptions, type RunPort } from './chat-turn-relay';
 
 /** Chat turns one page may have in flight at once. */
@@ -16,11 +17,13 @@ export interface PagePortOptions {
 /**
  * Serves one MessagePort the page offered. Every message is parsed with zod and size-capped;
  * malformed or oversized ones are dropped. While the site is off, a chat turn is sent back to the
- * page's server untouched and nothing else is answered.
+ * page's server untouched and nothing else is answered. Gives back the way to ask the page for its
+ * SillyTavern connection profiles.
  */
-export function servePagePort(port: MessagePort, options: PagePortOptions): void {
+export function servePagePort(port: MessagePort, options: PagePortOptions): ConnectionProfileQuery {
   const sessions = new Map<string, ChatTurnRelay>();
   const toPage = (message: BridgeToPageMessage) => port.postMessage(JSON.stringify(message));
+  const profileQuery = createConnectionProfileQuery(toPage);
 
   const startSession = (requestId: string, start: ChatTurnRelayOptions['start'] | undefined) =>
     sessions.set(
@@ -46,6 +49,10 @@ export function servePagePort(port: MessagePort, options: PagePortOptions): void
     }
     const message = parsePageMessage(event.data);
     if (!message) return;
+    if (message.type === 'connection-profiles') {
+      profileQuery.receive(message);
+      return;
+    }
     if (message.type !== 'run-start') {
       sessions.get(message.requestId)?.fromPage(message);
       return;
@@ -61,6 +68,7 @@ export function servePagePort(port: MessagePort, options: PagePortOptions): void
     });
   };
   toPage({ type: 'connected' });
+  return profileQuery;
 }
 
 /**

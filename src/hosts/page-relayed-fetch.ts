@@ -1,4 +1,5 @@
 import type { HostCallReplyMessage } from '../messaging/run-port-messages';
+import { connectionProfileRefusalError } from './sillytavern/profile-refusal';
 
 /**
  * The most characters one host call's reply may carry (far beyond any chat answer). A page that sends
@@ -8,12 +9,14 @@ export const HOST_CALL_REPLY_MAX_CHARS = 8_000_000;
 
 /** What the relay sends the page hook (through the bridge) to make or stop a host call. */
 export type HostCallRequestMessage =
-  | { type: 'host-call'; callId: string; body: Record<string, unknown> }
+  | { type: 'host-call'; callId: string; body: Record<string, unknown>; connectionProfile?: string }
   | { type: 'host-call-abort'; callId: string };
 
 /** A `fetch` for the openai SDK whose calls the page hook makes with the page's own fetch. */
 export interface PageRelayedFetch {
   fetch: typeof globalThis.fetch;
+  /** The same, for calls the page runs on one of its SillyTavern connection profiles (by name). */
+  fetchThroughProfile(profileName: string): typeof globalThis.fetch;
   /** Feeds a reply the bridge relayed from the page hook. Replies for unknown calls are ignored. */
   deliver(message: HostCallReplyMessage): void;
   /** Fails every call in flight (the page went away); the SDK sees a network fault. */
@@ -25,6 +28,7 @@ interface PendingCall {
   reject: (reason: unknown) => void;
   body?: ReadableStreamDefaultController<Uint8Array>;
   receivedChars: number;
+  connectionProfile?: string;
 }
 
 /**
@@ -39,14 +43,14 @@ export function createPageRelayedFetch(post: (message: HostCallRequestMessage) =
 
   const settle = (callId: string) => pending.delete(callId);
 
-  const relayedFetch = (_input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+  const relayedFetch = (init: RequestInit | undefined, connectionProfile: string | undefined): Promise<Response> => {
     if (typeof init?.body !== 'string') return Promise.reject(new TypeError('A host call needs a JSON text body.'));
     const body = JSON.parse(init.body) as Record<string, unknown>;
     const callId = `call-${nextCallId++}`;
     const signal = init.signal ?? undefined;
     if (signal?.aborted) return Promise.reject(signal.reason);
     return new Promise<Response>((resolve, reject) => {
-      const call: PendingCall = { resolve, reject, receivedChars: 0 };
+      const call: PendingCall = { resolve, reject, receivedChars: 0, ...(connectionProfile !== undefined ? { connectionProfile } : {}) };
       pending.set(callId, call);
       signal?.addEventListener('abort', () => {
         if (!pending.has(callId)) return;
@@ -55,12 +59,13 @@ export function createPageRelayedFetch(post: (message: HostCallRequestMessage) =
         reject(signal.reason);
         call.body?.error(signal.reason);
       });
-      post({ type: 'host-call', callId, body });
+      post({ type: 'host-call', callId, body, ...(connectionProfile !== undefined ? { connectionProfile } : {}) });
     });
   };
 
   return {
-    fetch: relayedFetch as typeof globalThis.fetch,
+    fetch: ((_input: RequestInfo | URL, init?: RequestInit) => relayedFetch(init, undefined)) as typeof globalThis.fetch,
+    fetchThroughProfile: (profileName) => ((_input: RequestInfo | URL, init?: RequestInit) => relayedFetch(init, profileName)) as typeof globalThis.fetch,
     deliver(message) {
       const call = pending.get(message.callId);
       if (!call) return;
@@ -88,6 +93,11 @@ export function createPageRelayedFetch(post: (message: HostCallRequestMessage) =
           settle(message.callId);
           call.body?.close();
           break;
+        case 'host-call-refused': {
+          settle(message.callId);
+          call.reject(connectionProfileRefusalError(message.refusal, call.connectionProfile ?? '', message.source));
+          break;
+        }
         case 'host-call-error': {
           settle(message.callId);
           const error = new TypeError(`The page's request failed: ${message.message}`);

@@ -1,12 +1,12 @@
 import {
   formatCompletionJson,
   formatErrorBody,
-  formatStreamChunk,
   formatStreamError,
   newCompletionIdentity,
   STREAM_DONE,
   type CompletionIdentity,
 } from './openai-reply-format';
+import { openAiStreamFormat, type PageStreamFormat } from './page-stream-format';
 
 /** What the page hook turns into the `Response` it gives the page: a status line, body text, an end. */
 export type PageResponsePart =
@@ -20,6 +20,8 @@ export interface PageResponseWriterOptions {
   /** The model name the page asked for, echoed back as OpenAI servers do. */
   model?: string;
   send: (part: PageResponsePart) => void;
+  /** The events a streamed answer is written in (OpenAI chunks unless the page reads another provider's). */
+  streamFormat?: PageStreamFormat;
   /** How long after the last progress line the stream repeats itself with an empty delta; see {@link PROGRESS_SETTLE_MS}. */
   settleMs?: number;
 }
@@ -68,6 +70,7 @@ const JSON_TYPE = 'application/json; charset=utf-8';
  */
 export function createPageResponseWriter(options: PageResponseWriterOptions): PageResponseWriter {
   const identity: CompletionIdentity = newCompletionIdentity(options.model);
+  const format = options.streamFormat ?? openAiStreamFormat;
   let started = false;
   let finished = false;
   /** Reply text sent since the last discard, and whether any reply text was ever sent. */
@@ -84,7 +87,7 @@ export function createPageResponseWriter(options: PageResponseWriterOptions): Pa
     cancelSettle();
     settleTimer = setTimeout(() => {
       settleTimer = undefined;
-      if (!finished) options.send({ kind: 'chunk', text: formatStreamChunk(identity, {}) });
+      if (!finished) options.send({ kind: 'chunk', text: format.idle(identity) });
     }, options.settleMs ?? PROGRESS_SETTLE_MS);
   };
 
@@ -92,10 +95,10 @@ export function createPageResponseWriter(options: PageResponseWriterOptions): Pa
     if (started) return;
     started = true;
     options.send({ kind: 'start', status: 200, contentType: SSE_TYPE });
-    options.send({ kind: 'chunk', text: formatStreamChunk(identity, { role: 'assistant', content: '' }) });
+    options.send({ kind: 'chunk', text: format.opening(identity) });
   };
   const sendReasoning = (text: string) => {
-    options.send({ kind: 'chunk', text: formatStreamChunk(identity, { reasoning_content: text }) });
+    options.send({ kind: 'chunk', text: format.reasoning(identity, text) });
     reasoningEndsLine = text.endsWith('\n');
     scheduleSettle();
   };
@@ -105,7 +108,7 @@ export function createPageResponseWriter(options: PageResponseWriterOptions): Pa
     breakDue = false;
     shownSinceDiscard += text;
     cancelSettle();
-    options.send({ kind: 'chunk', text: formatStreamChunk(identity, { content: separated }) });
+    options.send({ kind: 'chunk', text: format.text(identity, separated) });
   };
   const end = () => {
     finished = true;
@@ -142,7 +145,7 @@ export function createPageResponseWriter(options: PageResponseWriterOptions): Pa
       if (options.stream) {
         startStream();
         if (!replyOptions?.streamed) sendReplyText(text);
-        options.send({ kind: 'chunk', text: formatStreamChunk(identity, {}, 'stop') + STREAM_DONE });
+        options.send({ kind: 'chunk', text: format.closing(identity) });
       } else {
         options.send({ kind: 'start', status: 200, contentType: JSON_TYPE });
         options.send({ kind: 'chunk', text: formatCompletionJson(identity, text) });

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { SNAPSHOT_LIMITS } from '../hosts/prompt-snapshot';
+import { pageChatIdentitySchema } from '../records/chat-identity';
+import { connectionProfileListSchema, profileRefusalSchema, profileSourceSchema } from './connection-profile-messages';
 
 /**
  * Messages between the page hook (MAIN world, untrusted) and the bridge (isolated world), sent as
@@ -24,6 +26,8 @@ export const pageToBridgeMessageSchema = z.discriminatedUnion('type', [
     requestId,
     adapter: z.enum(['openai-chat', 'sillytavern']),
     body: z.record(z.string(), z.unknown()),
+    /** The conversation and message as the page names them (SillyTavern); one that does not parse is left out. */
+    chat: pageChatIdentitySchema.optional().catch(undefined),
   }),
   z.strictObject({ type: z.literal('run-abort'), requestId }),
   z.strictObject({
@@ -38,6 +42,10 @@ export const pageToBridgeMessageSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('host-call-chunk'), requestId, callId, text: z.string().max(HOST_CALL_CHUNK_MAX_CHARS) }),
   z.strictObject({ type: z.literal('host-call-end'), requestId, callId }),
   z.strictObject({ type: z.literal('host-call-error'), requestId, callId, message: z.string().max(2_000) }),
+  /** The page could not make a call on the connection profile it was asked for, and says why (a code, no text). */
+  z.strictObject({ type: z.literal('host-call-refused'), requestId, callId, refusal: profileRefusalSchema, source: profileSourceSchema.optional() }),
+  /** The page's SillyTavern connection profiles, answering the bridge's `connection-profiles-request`. */
+  z.strictObject({ type: z.literal('connection-profiles'), queryId: requestId, profiles: connectionProfileListSchema }),
 ]);
 export type PageToBridgeMessage = z.infer<typeof pageToBridgeMessageSchema>;
 
@@ -47,9 +55,13 @@ export type BridgeToPageMessage =
   | { type: 'pass-through'; requestId: string }
   | { type: 'response-start'; requestId: string; status: number; contentType: string }
   | { type: 'response-chunk'; requestId: string; text: string }
-  | { type: 'response-end'; requestId: string }
-  | { type: 'host-call'; requestId: string; callId: string; body: Record<string, unknown> }
-  | { type: 'host-call-abort'; requestId: string; callId: string };
+  /** `hostCallsContinue`: the reply is complete, but helpers of the run still make host calls until `run-closed`. */
+  | { type: 'response-end'; requestId: string; hostCallsContinue?: boolean }
+  | { type: 'run-closed'; requestId: string }
+  /** `connectionProfile`: run the call on this SillyTavern connection profile (by name) instead of the page's connection. */
+  | { type: 'host-call'; requestId: string; callId: string; body: Record<string, unknown>; connectionProfile?: string }
+  | { type: 'host-call-abort'; requestId: string; callId: string }
+  | { type: 'connection-profiles-request'; queryId: string };
 
 /**
  * The request id of a chat turn whose message text is over {@link PAGE_MESSAGE_MAX_CHARS}, read from

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { pageChatIdentitySchema } from '../records/chat-identity';
+import { profileRefusalSchema, profileSourceSchema } from './connection-profile-messages';
 import { HOST_CALL_CHUNK_MAX_CHARS } from './page-messages';
 
 /** The name of the `runtime.Port` the bridge opens to the background for one run. */
@@ -20,6 +22,7 @@ export const bridgeToBackgroundMessageSchema = z.discriminatedUnion('type', [
     type: z.literal('run-start'),
     adapter: z.enum(['openai-chat', 'sillytavern']),
     body: z.record(z.string(), z.unknown()),
+    chat: pageChatIdentitySchema.optional(),
   }),
   /** After the background went away mid-run: carry on with the stored run. */
   z.strictObject({ type: z.literal('run-resume'), runId: z.string().min(1).max(100) }),
@@ -37,6 +40,7 @@ export const bridgeToBackgroundMessageSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('host-call-chunk'), callId, text: z.string().max(HOST_CALL_CHUNK_MAX_CHARS) }),
   z.strictObject({ type: z.literal('host-call-end'), callId }),
   z.strictObject({ type: z.literal('host-call-error'), callId, message: z.string().max(2_000) }),
+  z.strictObject({ type: z.literal('host-call-refused'), callId, refusal: profileRefusalSchema, source: profileSourceSchema.optional() }),
 ]);
 export type BridgeToBackgroundMessage = z.infer<typeof bridgeToBackgroundMessageSchema>;
 
@@ -53,10 +57,24 @@ export const backgroundToBridgeMessageSchema = z.discriminatedUnion('type', [
   /** Reply text already sent belonged to a tool-calling turn: what follows starts after a break. */
   z.strictObject({ type: z.literal('run-reply-discarded') }),
   /** The run's reply; `streamed` when every word of it already went out as `run-reply-delta`. */
-  z.strictObject({ type: z.literal('run-reply'), reply: z.string(), streamed: z.boolean().optional() }),
+  z.strictObject({
+    type: z.literal('run-reply'),
+    reply: z.string(),
+    streamed: z.boolean().optional(),
+    /** Helpers still working after a reply deadline: the port stays open for their host calls until `run-closed`. */
+    helpersWorking: z.number().int().min(1).max(1_000).optional(),
+  }),
+  /** A run that replied early has ended (its helpers are done): the bridge may close the port. */
+  z.strictObject({ type: z.literal('run-closed') }),
   /** The run failed or was cancelled: `status` is the HTTP status the page gets, `message` says why. */
   z.strictObject({ type: z.literal('run-failed'), status: z.number().int(), message: z.string() }),
-  z.strictObject({ type: z.literal('host-call'), callId, body: z.record(z.string(), z.unknown()) }),
+  z.strictObject({
+    type: z.literal('host-call'),
+    callId,
+    body: z.record(z.string(), z.unknown()),
+    /** Run the call on this SillyTavern connection profile (its name) instead of the page's own connection. */
+    connectionProfile: z.string().min(1).max(100).optional(),
+  }),
   z.strictObject({ type: z.literal('host-call-abort'), callId }),
 ]);
 export type BackgroundToBridgeMessage = z.infer<typeof backgroundToBridgeMessageSchema>;

@@ -14,6 +14,7 @@ import { ModelBehaviorError, ProviderError } from '../errors';
 import type { ModelCallRequest, ModelCallResult, ModelTarget } from './model-client';
 import { contentText, encodeForPromptedTools } from './prompted-tools';
 import { parseTextToolCalls, reasoningPrefix, type TextToolCall } from './text-tool-calls';
+import { sumCallUsage } from './token-estimate';
 import { endpointKeyOf, type ToolProtocolMemory } from './tool-protocol-memory';
 
 /** Said to a model whose answer was empty (or all reasoning, stopped by `max_tokens`). */
@@ -51,13 +52,7 @@ export async function checkedCall(context: CheckedCallContext, request: ModelCal
 
 /** Sums the usage of the sends one checked call took. */
 function withUsageOf(result: ModelCallResult, earlier: ModelCallResult[]): ModelCallResult {
-  const usage = { ...result.usage };
-  for (const previous of earlier) {
-    usage.promptTokens += previous.usage.promptTokens;
-    usage.completionTokens += previous.usage.completionTokens;
-    usage.totalTokens += previous.usage.totalTokens;
-  }
-  return { ...result, usage };
+  return { ...result, usage: sumCallUsage([result.usage, ...earlier.map((previous) => previous.usage)]) };
 }
 
 async function answerIn(context: CheckedCallContext, request: ModelCallRequest, protocol: Protocol): Promise<ModelCallResult> {

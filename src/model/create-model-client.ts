@@ -1,6 +1,11 @@
 import OpenAI from 'openai';
 import { Stream } from 'openai/core/streaming';
-import type { ChatCompletionChunk, ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
+import type {
+  ChatCompletionChunk,
+  ChatCompletionCreateParamsNonStreaming,
+  ChatCompletionCreateParamsStreaming,
+} from 'openai/resources/chat/completions';
+import { ConfigurationError } from '../errors';
 import { readCompletionBody } from './completion-body';
 import { checkedCall } from './checked-call';
 import { cancelledBy, createConcurrencyLimiter, type ConcurrencyLimiter } from './concurrency-limiter';
@@ -8,6 +13,7 @@ import type { ModelCallRequest, ModelCallResult, ModelCallRetry, ModelClient, Mo
 import { providerErrorFor, redact } from './provider-errors';
 import { classifyFailure, DEFAULT_RETRY_TIMING, retryDelayMs, type AttemptFailure, type RetryTiming } from './retry-policy';
 import { StreamAssembler } from './stream-assembler';
+import { estimateCallUsage, usageReported } from './token-estimate';
 import { createInMemoryToolProtocolMemory, type ToolProtocolMemory } from './tool-protocol-memory';
 
 /** Where endpoints that refused native tools are remembered when a client is given no memory of its own. */
@@ -28,8 +34,9 @@ export interface ModelClientOptions extends Partial<RetryTiming> {
 type AttemptOutcome = { ok: true; result: ModelCallResult } | { ok: false; failure: AttemptFailure };
 
 /**
- * A ModelClient over the `openai` SDK for one target: always streams, assembles text and tool-call
- * deltas into one assistant message, retries 429, 5xx, 408/409 and network faults (a stream cut
+ * A ModelClient over the `openai` SDK for one target: streams and assembles text and tool-call
+ * deltas into one assistant message (or, for a target with `wholeReply`, calls non-streamed and
+ * reads the reply with it), retries 429, 5xx, 408/409 and network faults (a stream cut
  * included) with backoff honouring Retry-After, then rejects with a ProviderError. Aborting the
  * request's signal rejects with a CancelledError at once, without retrying.
  *
@@ -66,6 +73,16 @@ export function createModelClient(target: ModelTarget, options: ModelClientOptio
     request.signal.addEventListener('abort', forwardAbort, { once: true });
     if (request.signal.aborted) forwardAbort();
     try {
+      if (target.wholeReply) {
+        const body = target.wholeReply.callBody(requestBody(target, request) as unknown as Record<string, unknown>);
+        const whole = await sdk.chat.completions
+          .create(body as unknown as ChatCompletionCreateParamsNonStreaming, { signal: attemptController.signal })
+          .asResponse();
+        duringStream = true;
+        const outcome = target.wholeReply.readReply(await whole.text());
+        if (outcome.ok) reportWholeTurn(outcome.result, request);
+        return outcome;
+      }
       const response = await sdk.chat.completions.create(requestBody(target, request), { signal: attemptController.signal }).asResponse();
       duringStream = true;
       // A few servers answer plain JSON even to a streamed request: read it as one whole answer.
@@ -93,6 +110,9 @@ export function createModelClient(target: ModelTarget, options: ModelClientOptio
       if (turn.reasoning) result.reasoning = turn.reasoning;
       return { ok: true, result };
     } catch (error) {
+      // The page refused the call for a reason only the user can fix (a connection profile gone): no retry.
+      const configuration = configurationErrorIn(error);
+      if (configuration) throw configuration;
       return { ok: false, failure: classifyFailure(error, { duringStream, signal: request.signal }) };
     } finally {
       request.signal.removeEventListener('abort', forwardAbort);
@@ -112,7 +132,7 @@ export function createModelClient(target: ModelTarget, options: ModelClientOptio
       } finally {
         release();
       }
-      if (outcome.ok) return outcome.result;
+      if (outcome.ok) return withUsage(request, outcome.result);
       const failure = outcome.failure;
       if (failure.kind === 'aborted') throw cancelledBy(request.signal, callName);
       if (!failure.retryable || attemptNumber > timing.maxRetries) {
@@ -137,6 +157,20 @@ export function createModelClient(target: ModelTarget, options: ModelClientOptio
   };
 }
 
+/** The result with the provider's usage, or Retinue's estimate (marked so) where it reported none. */
+async function withUsage(request: ModelCallRequest, result: ModelCallResult): Promise<ModelCallResult> {
+  if (usageReported(result.usage)) return result;
+  const sent = { messages: request.messages, ...(request.tools ? { tools: request.tools } : {}) };
+  return { ...result, usage: await estimateCallUsage(sent, { message: result.message, ...(result.reasoning ? { reasoning: result.reasoning } : {}) }) };
+}
+
+/** A ConfigurationError thrown by the call's fetch, which the SDK wraps as the cause of a connection error. */
+function configurationErrorIn(error: unknown): ConfigurationError | undefined {
+  if (error instanceof ConfigurationError) return error;
+  const cause = error instanceof Error ? (error as { cause?: unknown }).cause : undefined;
+  return cause instanceof ConfigurationError ? cause : undefined;
+}
+
 /** Tells the request's listeners about a chunk's reasoning and tool-call deltas. */
 function reportDeltas(chunk: ChatCompletionChunk, request: ModelCallRequest): void {
   const delta = chunk.choices[0]?.delta as (ChatCompletionChunk.Choice.Delta & { reasoning_content?: unknown; reasoning?: unknown }) | undefined;
@@ -144,6 +178,17 @@ function reportDeltas(chunk: ChatCompletionChunk, request: ModelCallRequest): vo
   const reasoning = delta.reasoning_content ?? delta.reasoning;
   if (typeof reasoning === 'string' && reasoning !== '') request.onReasoningDelta?.(reasoning);
   if ((delta.tool_calls?.length ?? 0) > 0) request.onToolCallDelta?.();
+}
+
+/**
+ * Tells the request's listeners about a turn read whole as if it came in one delta each (tool calls
+ * first, so that the text of a tool-calling turn is never shown as a reply).
+ */
+function reportWholeTurn(result: ModelCallResult, request: ModelCallRequest): void {
+  if ((result.message.tool_calls?.length ?? 0) > 0) request.onToolCallDelta?.();
+  if (result.reasoning) request.onReasoningDelta?.(result.reasoning);
+  const text = typeof result.message.content === 'string' ? result.message.content : '';
+  if (text) request.onTextDelta?.(text);
 }
 
 /** The streaming request body: the host's extra fields first, ours over them. */

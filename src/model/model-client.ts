@@ -4,6 +4,7 @@ import type {
   ChatCompletionTool,
   ChatCompletionToolChoiceOption,
 } from 'openai/resources/chat/completions';
+import type { CompletionBodyOutcome } from './completion-body';
 
 /** Sampling parameters a call may carry (from the prompt snapshot, overridden by the profile). */
 export interface CallSampling {
@@ -51,6 +52,8 @@ export interface ModelCallUsage {
   promptTokens: number;
   completionTokens: number;
   totalTokens: number;
+  /** Retinue counted these tokens itself: the provider reported no usage for the call. */
+  estimated?: boolean;
 }
 
 export interface ModelCallResult {
@@ -99,4 +102,19 @@ export interface ModelTarget {
   authAdvice?: string;
   /** How tools are offered (default `auto`). */
   toolProtocol?: ToolProtocolSetting;
+  /**
+   * For an endpoint that answers in its own shape rather than OpenAI chunks (SillyTavern's Claude and
+   * Google sources): calls go non-streamed, in the body this protocol writes, and its reader reads the reply.
+   */
+  wholeReply?: WholeReplyProtocol;
+}
+
+/** How to call an endpoint whose replies are read whole, in a shape of their own. */
+export interface WholeReplyProtocol {
+  /** The endpoint's name for errors, e.g. `SillyTavern's Claude source`. */
+  name: string;
+  /** The call's body (an OpenAI chat-completions body) as this endpoint takes it, non-streamed. */
+  callBody(body: Record<string, unknown>): Record<string, unknown>;
+  /** Reads the endpoint's whole reply text into one assistant turn, or says what was wrong. */
+  readReply(text: string): CompletionBodyOutcome;
 }

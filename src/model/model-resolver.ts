@@ -12,6 +12,12 @@ export interface ModelResolverOptions {
   connections: readonly Connection[];
   /** Where `host`-bound profiles (the root, usually) call: the page's model, or the runner's endpoint. */
   host: ModelTarget;
+  /**
+   * Where `hostProfile`-bound profiles call: the page's endpoint, run by the page on the SillyTavern
+   * connection profile of that name. Absent (the headless runner has no page): such profiles fail
+   * with a ConfigurationError that says so.
+   */
+  hostProfile?: (profileName: string) => ModelTarget;
   /** Retry timing and retry notices for every client. */
   clientOptions?: Omit<ModelClientOptions, 'limiter'>;
   /**
@@ -23,7 +29,8 @@ export interface ModelResolverOptions {
 
 /**
  * Gives each profile's model binding a client: `host` → the host target (with the profile's model
- * instead of the page's when it names one); `connection` → that
+ * instead of the page's when it names one); `hostProfile` → the page, on that SillyTavern connection
+ * profile; `connection` → that
  * connection's endpoint and key, with the profile's model or the connection's default. Clients are
  * reused per connection and model, and every client of one connection shares its `maxConcurrency`.
  * Throws a ConfigurationError for a connection id the settings do not have.
@@ -43,6 +50,23 @@ export function createModelResolver(options: ModelResolverOptions): ModelResolve
     if (!client) {
       const target = model ? { ...options.host, model, label: `${options.host.label} · ${model}` } : options.host;
       client = createModelClient(target, options.clientOptions);
+      clients.set(key, client);
+    }
+    return client;
+  }
+
+  /** A SillyTavern connection profile of the page, by name: still the page's session, never a key. */
+  function hostProfileClient(profile: AgentProfile, profileName: string): ModelClient {
+    const key = `hostProfile:${profileName}`;
+    let client = clients.get(key);
+    if (!client) {
+      if (!options.hostProfile) {
+        throw new ConfigurationError(
+          'host-profile-without-page',
+          `Agent '${profile.name}' runs on SillyTavern connection profile “${profileName}”, which only a SillyTavern page can use: run it in the browser on SillyTavern, or bind the agent to the page's model or a connection.`,
+        );
+      }
+      client = createModelClient(options.hostProfile(profileName), options.clientOptions);
       clients.set(key, client);
     }
     return client;
@@ -83,8 +107,12 @@ export function createModelResolver(options: ModelResolverOptions): ModelResolve
     return client;
   }
 
-  return (profile) =>
-    profile.model.binding === 'host' ? hostClient(profile.model.model) : connectionClient(profile, profile.model.connectionId, profile.model.model);
+  return (profile) => {
+    const binding = profile.model;
+    if (binding.binding === 'host') return hostClient(binding.model);
+    if (binding.binding === 'hostProfile') return hostProfileClient(profile, binding.profileName);
+    return connectionClient(profile, binding.connectionId, binding.model);
+  };
 }
 
 /** How text for pages and models names a connection: by its label, never its id or address. */

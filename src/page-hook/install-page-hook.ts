@@ -1,15 +1,19 @@
 import type { HostAdapterId } from '../hosts/chat-turn-request';
 import { adapterForUrl, detectChatTurn, hostCallStatus } from '../hosts/detect-chat-turn';
 import { createHostCallTemplate, type HostCallTemplate } from '../hosts/host-call-template';
+import { listConnectionProfiles, profileCallFields, type ProfileRefusal } from '../hosts/sillytavern/connection-profiles';
 import type { BridgeToPageMessage } from '../messaging/page-messages';
 import { connectToBridge } from './bridge-channel';
 import { parseJson, readBodyText, readFetchArguments, type FetchArguments } from './fetch-arguments';
 import { performHostCall } from './host-call';
 import { continueStreamWith } from './page-response-continuation';
+import { readSillyTavernChat } from './sillytavern-chat';
 
 /** How long a chat turn waits for the bridge before it goes to the page's server untouched. */
 const BRIDGE_WAIT_MS = 3_000;
 const INSTALLED = Symbol.for('retinue.page-hook');
+/** The bridge takes at most this many connection profiles (MAX_LISTED_PROFILES; no zod import here). */
+const MAX_PROFILES = 200;
 
 interface TakenRequest {
   adapter: HostAdapterId;
@@ -20,6 +24,8 @@ interface TakenRequest {
   fail: (reason: unknown) => void;
   body?: ReadableStreamDefaultController<Uint8Array>;
   hostCalls: Map<string, AbortController>;
+  /** The page has its reply; the entry stays only for the run's helpers' host calls. */
+  answered?: boolean;
 }
 
 /**
@@ -45,6 +51,10 @@ export function installPageHook(target: Window & typeof globalThis): void {
 
   const handleBridgeMessage = (message: BridgeToPageMessage) => {
     if (message.type === 'connected') return;
+    if (message.type === 'connection-profiles-request') {
+      channel.send({ type: 'connection-profiles', queryId: message.queryId, profiles: listConnectionProfiles(target)?.slice(0, MAX_PROFILES) ?? null });
+      return;
+    }
     const entry = taken.get(message.requestId);
     if (!entry) return;
     switch (message.type) {
@@ -63,16 +73,25 @@ export function installPageHook(target: Window & typeof globalThis): void {
         entry.body?.enqueue(encoder.encode(message.text));
         break;
       case 'response-end':
-        finish(message.requestId);
+        if (message.hostCallsContinue) entry.answered = true;
+        else finish(message.requestId);
         entry.body?.close();
         break;
+      case 'run-closed':
+        finish(message.requestId);
+        break;
       case 'host-call': {
+        const { requestId, callId } = message;
+        const template = templateForCall(target, entry.template, message.connectionProfile);
+        if (!template.ok) {
+          channel.send({ type: 'host-call-refused', requestId, callId, refusal: template.refusal, ...(template.source ? { source: template.source } : {}) });
+          break;
+        }
         const controller = new AbortController();
         entry.hostCalls.set(message.callId, controller);
-        const { requestId, callId } = message;
         void performHostCall({
           originalFetch,
-          template: entry.template,
+          template: template.template,
           body: message.body,
           signal: controller.signal,
           send: (reply) => channel.send({ ...reply, requestId, callId }),
@@ -106,12 +125,13 @@ export function installPageHook(target: Window & typeof globalThis): void {
         };
         taken.set(requestId, entry);
         signal?.addEventListener('abort', () => {
-          if (!taken.has(requestId)) return;
+          if (!taken.has(requestId) || entry.answered) return;
           finish(requestId);
           channel.send({ type: 'run-abort', requestId });
           entry.fail(abortReason(signal));
         });
-        channel.send({ type: 'run-start', requestId, adapter, body });
+        const chat = adapter === 'sillytavern' ? readSillyTavernChat(target, body['type']) : undefined;
+        channel.send({ type: 'run-start', requestId, adapter, body, ...(chat ? { chat } : {}) });
       });
     });
 
@@ -133,6 +153,21 @@ export function installPageHook(target: Window & typeof globalThis): void {
     const text = readBodyText(input, init);
     return typeof text === 'object' ? text.then((read) => decide(input, init, args, read)) : decide(input, init, args, text);
   };
+}
+
+/**
+ * The page's own template, or (for a call on a SillyTavern connection profile) the same endpoint and
+ * headers with the profile's fields as the body: the page's source, URL and sampling do not leak into it.
+ */
+function templateForCall(
+  target: Window,
+  pageTemplate: HostCallTemplate,
+  profileName: string | undefined,
+): { ok: true; template: HostCallTemplate } | { ok: false; refusal: ProfileRefusal; source?: string } {
+  if (profileName === undefined) return { ok: true, template: pageTemplate };
+  const profile = profileCallFields(target, profileName);
+  if (!profile.ok) return profile;
+  return { ok: true, template: { ...pageTemplate, body: profile.fields } };
 }
 
 function abortReason(signal: AbortSignal): unknown {

@@ -28,7 +28,7 @@ export const agentInvocationSchema = z.object({
   usage: usageSchema,
   /** `runId:invocationId`; kept in records, never put into messages or tool text. */
   providerSessionId: z.string(),
-  /** The message history, saved after every round. */
+  /** The message history; the store keeps each message once, as its own record (history-message.ts), and assembles it on read. */
   messages: z.array(chatMessageSchema),
   /** Depth in the delegation tree: 0 for the root. */
   depth: z.number().int().nonnegative(),

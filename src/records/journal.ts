@@ -15,6 +15,10 @@ export const journalEventTypeSchema = z.enum([
   'task-start',
   'task-end',
   'run-resume',
+  /** The run used its spend cap (`budget.maxRunTokens`): no new tasks, the rest wrap up. */
+  'token-cap-reached',
+  /** The reply went to the page while helpers still worked (a reply deadline passed). */
+  'run-reply',
 ]);
 export type JournalEventType = z.infer<typeof journalEventTypeSchema>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { chatIdentitySchema } from './chat-identity';
 import { usageSchema } from './usage';
 
 /**
@@ -25,9 +26,13 @@ export const agentRunSchema = z.object({
   createdAt: z.number(),
   endedAt: z.number().optional(),
   reply: z.string().optional(),
+  /** When the reply went to the page while helpers still worked (a reply deadline); the run ends after them. */
+  repliedAt: z.number().optional(),
   error: z.object({ code: z.string(), message: z.string() }).optional(),
   /** Set when the run failed in a way that sent the page's original request to its own model. */
   fallback: runFallbackSchema.optional(),
   usage: usageSchema,
+  /** The conversation and message this run answers (see chat-identity.ts). */
+  chat: chatIdentitySchema.optional(),
 });
 export type AgentRun = z.infer<typeof agentRunSchema>;

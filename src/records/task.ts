@@ -40,6 +40,8 @@ export const agentTaskRecordSchema = z.object({
   resultDeliveredAt: z.number().optional(),
   /** When the parent was told this task ended (a "meanwhile finished" line, or its own cancel); told once. */
   announcedAt: z.number().optional(),
+  /** A result that came after its run's reply was offered to this later run of the conversation; offered once. */
+  carriedToRunId: z.string().optional(),
   /**
    * When the task runs out of time: set at its first model call to that time plus its timeout, and
    * pushed back by the time it then spends waiting for a connection slot or a retry. Kept across a restart.

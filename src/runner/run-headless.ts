@@ -93,6 +93,9 @@ export async function runHeadless(environment: HeadlessRunnerEnvironment): Promi
       snapshot,
       resolveModel,
       onProgress: progress,
+      ...(runnerArguments.conversation !== undefined ? { chat: { conversationId: runnerArguments.conversation } } : {}),
+      ...(runnerArguments.replyDeadlineMs !== undefined ? { replyDeadlineMs: runnerArguments.replyDeadlineMs } : {}),
+      onEarlyReply: (early) => progress(`replied; ${early.stillWorking} helpers still working`),
       ...(environment.signal ? { signal: environment.signal } : {}),
     });
     const fallback = outcome.run.fallback;

@@ -12,6 +12,10 @@ export interface RunnerArguments {
   json: boolean;
   /** How the endpoint gets tools (default `auto`). */
   toolProtocol?: 'auto' | 'native' | 'prompted';
+  /** The conversation the turn belongs to (`--conversation`), as a page would name it. */
+  conversation?: string;
+  /** `--reply-deadline-ms`: reply by then; helpers still working finish after the reply. */
+  replyDeadlineMs?: number;
 }
 
 export type ParsedCommandLine = { kind: 'run'; arguments: RunnerArguments } | { kind: 'help' };
@@ -25,7 +29,7 @@ export class RunnerUsageError extends Error {
   }
 }
 
-export const RUNNER_USAGE = `Usage: npm run retinue -- run --base-url URL [--api-key KEY] --model MODEL [--settings FILE] [--agents DIR] (--prompt TEXT | --snapshot FILE) [--json]
+export const RUNNER_USAGE = `Usage: npm run retinue -- run --base-url URL [--api-key KEY] --model MODEL [--settings FILE] [--agents DIR] (--prompt TEXT | --snapshot FILE) [--conversation ID] [--reply-deadline-ms MS] [--json]
 
 Runs one whole agent run in Node: the model at --base-url stands in for the page's own model (the
 root and every profile bound to "host"); other profiles use the connections of the settings file.
@@ -37,12 +41,14 @@ root and every profile bound to "host"); other profiles use the connections of t
   --agents DIR       Markdown agent files (*.md, the Claude Code sub-agent format) to add or override
   --prompt TEXT      the user's chat message
   --snapshot FILE    an OpenAI chat-completions request body (JSON) to use as the chat turn
+  --conversation ID  the conversation this turn belongs to (default: a hash of the chat's opening)
+  --reply-deadline-ms MS  reply after at most MS ms; helpers still working finish after the reply
   --json             print one JSON document (run, invocations, tasks, capsules, journal)
   --tool-protocol P  auto (default: native tools, prompted when refused), native or prompted
 
 Exit status: 0 the run completed, 1 it failed, 2 bad arguments.`;
 
-const VALUE_OPTIONS = { '--base-url': 'baseURL', '--api-key': 'apiKey', '--model': 'model', '--settings': 'settingsFile', '--agents': 'agentsDirectory', '--prompt': 'prompt', '--snapshot': 'snapshotFile', '--tool-protocol': 'toolProtocol' } as const;
+const VALUE_OPTIONS = { '--base-url': 'baseURL', '--api-key': 'apiKey', '--model': 'model', '--settings': 'settingsFile', '--agents': 'agentsDirectory', '--prompt': 'prompt', '--snapshot': 'snapshotFile', '--tool-protocol': 'toolProtocol', '--conversation': 'conversation', '--reply-deadline-ms': 'replyDeadlineMs' } as const;
 type ValueOption = keyof typeof VALUE_OPTIONS;
 
 /**
@@ -91,6 +97,16 @@ export function parseRunnerArguments(argv: readonly string[]): ParsedCommandLine
     throw new RunnerUsageError(`--tool-protocol '${toolProtocol}' is not one of auto, native, prompted.`);
   }
 
+  const conversation = values.conversation;
+  if (conversation !== undefined && (conversation.trim() === '' || conversation.length > 200)) {
+    throw new RunnerUsageError('--conversation needs an id of 1 to 200 characters.');
+  }
+  const deadlineText = values.replyDeadlineMs;
+  const replyDeadlineMs = deadlineText === undefined ? undefined : Number(deadlineText);
+  if (replyDeadlineMs !== undefined && (!/^\d+$/.test(deadlineText ?? '') || replyDeadlineMs > 600_000)) {
+    throw new RunnerUsageError(`--reply-deadline-ms '${deadlineText}' is not a whole number of milliseconds from 0 to 600000 (0: no deadline).`);
+  }
+
   return {
     kind: 'run',
     arguments: {
@@ -103,6 +119,8 @@ export function parseRunnerArguments(argv: readonly string[]): ParsedCommandLine
       ...(values.prompt !== undefined ? { prompt: values.prompt } : {}),
       ...(values.snapshotFile !== undefined ? { snapshotFile: values.snapshotFile } : {}),
       ...(toolProtocol !== undefined ? { toolProtocol } : {}),
+      ...(conversation !== undefined ? { conversation } : {}),
+      ...(replyDeadlineMs ? { replyDeadlineMs } : {}),
     },
   };
 }

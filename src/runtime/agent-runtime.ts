@@ -1,7 +1,9 @@
 import type { PromptSnapshot } from '../hosts/prompt-snapshot';
 import type { ModelResolver } from '../model/model-resolver';
+import type { PageChatIdentity } from '../records/chat-identity';
 import type { AgentRun } from '../records/run';
 import type { ReplyStreamEvent } from './reply-stream';
+import type { EarlyReply } from './run-session';
 import type { AgentProfile, SettingsDefaults } from '../settings/schema';
 import type { RunStore } from '../store/run-store';
 
@@ -31,6 +33,15 @@ export interface StartRunOptions {
   onProgress?: (line: string) => void;
   /** The root's reply as the model writes it, for a page that streams; see {@link ReplyStreamEvent}. */
   onReplyStream?: (event: ReplyStreamEvent) => void;
+  /**
+   * Milliseconds from the run's start until the root must reply (absent or 0: no deadline, it waits
+   * for its helpers). With a deadline, helpers still working when the root replies keep running:
+   * the reply goes to `onEarlyReply` and the run ends (and `startRun` resolves) once they are done.
+   */
+  replyDeadlineMs?: number;
+  /** The conversation and message, as the page (or the runner) names them; absent: hashed from the chat. */
+  chat?: PageChatIdentity;
+  onEarlyReply?: (reply: EarlyReply) => void;
   /** Told once the run is stored, before the root's first turn (the page bridge needs the id to reconnect). */
   onRunCreated?: (run: AgentRun) => void;
 }
@@ -41,6 +52,8 @@ export interface ResumeRunOptions {
   onProgress?: (line: string) => void;
   onReplyStream?: (event: ReplyStreamEvent) => void;
 }
+
+export type { EarlyReply };
 
 export interface RunOutcome {
   /** The run as stored at its end: `completed`, `failed`, `cancelled` (with `error` set unless completed). */

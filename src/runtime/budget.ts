@@ -8,12 +8,14 @@ export interface LoopState {
   usage: Usage;
   /** A call of the last turn was refused because the tool-call budget was spent. */
   toolBudgetRefused: boolean;
+  /** The run's spend cap stops this invocation (see spend-cap.ts). */
+  runTokenCapReached?: boolean;
   signal: AbortSignal;
 }
 
 /** One stop condition: a name for journals and a predicate over the loop state. */
 export interface StopCondition {
-  reason: 'cancelled' | 'round-cap' | 'tool-call-cap';
+  reason: 'cancelled' | 'round-cap' | 'tool-call-cap' | 'run-token-cap';
   isMet(state: LoopState): boolean;
 }
 
@@ -21,9 +23,10 @@ export const cancelled: StopCondition = { reason: 'cancelled', isMet: (state) =>
 /** The forced wrap-up is one extra call after the loop, so rounds count up to `maxRounds` first. */
 export const roundCapReached: StopCondition = { reason: 'round-cap', isMet: (state) => state.usage.rounds >= state.budget.maxRounds };
 export const toolCallCapExceeded: StopCondition = { reason: 'tool-call-cap', isMet: (state) => state.toolBudgetRefused };
+export const runTokenCapReached: StopCondition = { reason: 'run-token-cap', isMet: (state) => state.runTokenCapReached === true };
 
 /** Every stop condition, checked in this one place before each round; the first met wins. */
-export const STOP_CONDITIONS: readonly StopCondition[] = [cancelled, roundCapReached, toolCallCapExceeded];
+export const STOP_CONDITIONS: readonly StopCondition[] = [cancelled, roundCapReached, toolCallCapExceeded, runTokenCapReached];
 
 export function firstMetStopCondition(state: LoopState): StopCondition | undefined {
   return STOP_CONDITIONS.find((condition) => condition.isMet(state));

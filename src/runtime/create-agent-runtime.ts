@@ -14,6 +14,8 @@ import { rootMessages } from './root-context';
 import { runRoot } from './root-run';
 import { RunSession, type RunSessionOptions, type RuntimeEnvironment } from './run-session';
 import { RunSuspendedError } from './run-signals';
+import { chatIdentityOf } from './chat-identity';
+import { findEarlierResults, renderEarlierSection, takeEarlierResults, withEarlierSection } from './earlier-results';
 
 const TITLE_CHARS = 80;
 
@@ -85,7 +87,10 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
         rootInvocationId: rootId,
         createdAt: now,
         usage: emptyUsage(),
+        chat: chatIdentityOf(snapshot, start.chat),
       };
+      // Results of earlier runs of this conversation that the root has not had yet (issue 12).
+      const earlier = run.chat ? await findEarlierResults(environment.store, run, run.chat) : [];
       const profile = environment.profiles.get(rootProfileId);
       const policy = profile ? rootPolicy(profile) : undefined;
       const root: AgentInvocation = {
@@ -98,15 +103,16 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
         budget: profile ? profileBudget(profile) : { maxRounds: 1, maxToolCalls: 0 },
         usage: emptyUsage(),
         providerSessionId: `${runId}:${rootId}`,
-        messages: profile && policy ? rootMessages(snapshot, profile, policy) : [],
+        messages: profile && policy ? withEarlierSection(rootMessages(snapshot, profile, policy), renderEarlierSection(earlier)) : [],
         depth: 0,
         createdAt: now,
       };
       await environment.store.putRun(run);
       await environment.store.writeFile({ runId, path: PROMPT_SNAPSHOT_PATH, content: JSON.stringify(snapshot), updatedAt: now });
       await environment.store.putInvocation(root);
+      await takeEarlierResults(environment.store, runId, earlier, now);
       start.onRunCreated?.(run);
-      const session = createSession(environment, { run, snapshot, tasks: [], resolveModel: start.resolveModel, onProgress: start.onProgress, onReplyStream: start.onReplyStream });
+      const session = createSession(environment, { run, snapshot, tasks: [], resolveModel: start.resolveModel, onProgress: start.onProgress, onReplyStream: start.onReplyStream, replyDeadlineMs: start.replyDeadlineMs, onEarlyReply: start.onEarlyReply, earlierResults: earlier });
       await session.journal.record('run-start', { invocationId: rootId, data: { origin: run.origin, adapter: run.adapter, rootProfileId, title: run.title } });
       return drive(session, root, start.signal);
     },

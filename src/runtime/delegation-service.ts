@@ -6,8 +6,10 @@ import type { AwaitAnswer, AwaitRequest, DelegateAnswer, DelegateRequest, Delega
 import { cancelTask } from './child-task';
 import { AWAIT_MAX_TIMEOUT_MS } from '../tools/agent-await';
 import { createTask } from './task-creation';
+import { renderEarlierForAwait } from './earlier-results';
 import { delegableAgents } from './invocation-policy';
 import type { RunSession } from './run-session';
+import { refuseDelegationAtSpendCap } from './spend-cap';
 
 const ENDED: ReadonlySet<AgentTaskRecord['status']> = new Set(['completed', 'failed', 'cancelled']);
 
@@ -93,18 +95,27 @@ export function createDelegationPort(session: RunSession, caller: AgentInvocatio
         const names = agents.map((agent) => agent.id).join(', ') || 'none';
         throw new ModelBehaviorError('agent-unavailable', `There is no agent "${request.agentId}" you can delegate to. Agents you can use: ${names}.`);
       }
+      if (!existing) refuseDelegationAtSpendCap(session);
       const task = existing ?? (await createTask({ session, caller, target, request, toolCallId, tasksLeft: tasksLeft() }));
       const state = isEnded(task) || session.scheduler.isRunning(task.id) ? 'running' : session.scheduler.enqueue(task.id);
       return { name: task.workspaceKey, agent: target, state, budget: task.budget, tasksLeft: tasksLeft() };
     },
 
     async await(request: AwaitRequest, signal: AbortSignal): Promise<AwaitAnswer> {
-      const selectedIds = selectTasks(session, caller.id, request.tasks).map((task) => task.id);
+      // Results from earlier turns are there already: named alone, they come back without a wait.
+      const earlier = caller.kind === 'root' ? session.earlierResults.filter((result) => request.tasks?.includes(result.name)) : [];
+      const ownNames = request.tasks?.filter((name) => !earlier.some((result) => result.name === name));
+      const earlierBlocks = earlier.length > 0 ? { earlierBlocks: earlier.map(renderEarlierForAwait) } : {};
+      if (earlier.length > 0 && ownNames?.length === 0) return { finished: [], others: [], timedOut: false, waitedMs: 0, ...earlierBlocks };
+      const selectedIds = selectTasks(session, caller.id, ownNames).map((task) => task.id);
       const current = () => selectedIds.map((id) => session.tasks.get(id) as AgentTaskRecord);
       const started = Date.now();
       const deadline = started + (request.timeoutMs ?? defaultAwaitTimeoutMs(session, current()));
       let deliver: AgentTaskRecord[] = [];
       let timedOut = false;
+      // The root's reply deadline ends its waits: it gets what is done and writes its reply.
+      const replyDue = caller.kind === 'root' ? session.replyDeadline.signal : undefined;
+      const waitSignal = replyDue ? AbortSignal.any([signal, replyDue]) : signal;
       while (request.mode !== 'statusOnly') {
         const tasks = current();
         // Cancelled tasks have no result to hand over; they are listed with the others.
@@ -121,21 +132,23 @@ export function createDelegationPort(session: RunSession, caller: AgentInvocatio
           break;
         }
         const remaining = deadline - Date.now();
-        if (remaining <= 0 || signal.aborted) {
+        if (remaining <= 0 || waitSignal.aborted) {
           timedOut = !signal.aborted;
           deliver = request.mode === 'allCompleted' ? fresh : [];
           break;
         }
-        await session.scheduler.waitForChange(remaining, signal);
+        await session.scheduler.waitForChange(remaining, waitSignal);
       }
       signal.throwIfAborted();
+      const replyIsDue = replyDue?.aborted === true;
+      if (replyIsDue) session.replyDeadline.markNoticeGiven();
       // Delivery is marked with the tool result that carries it (see TaskHandover), never before.
       const deliveredIds = new Set(deliver.map((task) => task.id));
       const finished: TaskView[] = [];
       for (const task of deliver) finished.push({ ...(await viewOf(session, task)), alreadyDelivered: false });
       const others: TaskView[] = [];
       for (const task of current()) if (!deliveredIds.has(task.id)) others.push(await viewOf(session, task));
-      return { finished, others, timedOut, waitedMs: Date.now() - started };
+      return { finished, others, timedOut, waitedMs: Date.now() - started, ...(replyIsDue ? { replyDue: true } : {}), ...earlierBlocks };
     },
 
     async cancel(names: readonly string[]): Promise<TaskView[]> {

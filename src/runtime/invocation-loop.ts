@@ -2,6 +2,7 @@ import { ProviderError } from '../errors';
 import { firstMetStopCondition } from './budget';
 import { appendAndSave, type InvocationDriver } from './invocation-driver';
 import { runModelTurn } from './model-turn';
+import { spendCapNote, spendCapStopsRound } from './spend-cap';
 import { abortReason } from './run-signals';
 import { prepareRound, prepareWrapUp } from './turn-preparation';
 import { resolveLastTurn, wrapUpAsked, wrapUpInstruction } from './turn-resolution';
@@ -35,10 +36,14 @@ async function takeModelTurn(driver: InvocationDriver, toolBudgetRefused: boolea
     budget: driver.invocation.budget,
     usage: driver.invocation.usage,
     toolBudgetRefused,
+    runTokenCapReached: await spendCapStopsRound(driver),
     signal: driver.signal,
   });
   if (stop?.reason === 'cancelled') throw abortReason(driver.signal);
-  if (stop) {
+  if (stop?.reason === 'run-token-cap') await appendAndSave(driver, { role: 'user', content: spendCapNote(driver.session) });
+  // Told its reply is due, the root had a round to write it; calling tools again ends in the last call.
+  const replyOverdue = driver.invocation.kind === 'root' && driver.session.replyDeadline.overdueAtRound();
+  if (stop || replyOverdue) {
     await appendAndSave(driver, { role: 'user', content: wrapUpInstruction(driver) });
     return wrapUpTurn(driver);
   }

@@ -109,6 +109,7 @@ export async function runModelTurn(driver: InvocationDriver, prepared: PreparedT
     promptTokens: result.usage.promptTokens,
     completionTokens: result.usage.completionTokens,
     totalTokens: result.usage.totalTokens,
+    ...(result.usage.estimated === true ? { estimated: true } : {}),
   };
   turnStream?.end(toolCallsOf(result.message).length > 0);
   driver.invocation = { ...driver.invocation, usage: addUsage(driver.invocation.usage, usage) };

@@ -3,6 +3,7 @@ import type { AgentInvocation } from '../records/invocation';
 import type { AgentRun, RunFallback, RunStatus } from '../records/run';
 import type { RunOutcome } from './agent-runtime';
 import { endTask } from './child-task';
+import { replyWhileHelpersWork } from './early-reply';
 import { fallbackForError } from './fail-open';
 import { createDelegationPort } from './delegation-service';
 import type { InvocationDriver } from './invocation-driver';
@@ -10,6 +11,7 @@ import { runInvocationLoop } from './invocation-loop';
 import { rootPolicy } from './invocation-policy';
 import { abortReason, isSuspended } from './run-signals';
 import type { RunSession } from './run-session';
+import { runTokenCapOf } from './spend-cap';
 import { samplingFor } from './turn-preparation';
 import { createRootWorkspaceView } from '../workspace/root-view';
 
@@ -83,6 +85,7 @@ export async function runRoot(session: RunSession, rootInvocation: AgentInvocati
   try {
     const profile = session.profile(invocation.profileId);
     const policy = rootPolicy(profile);
+    session.runTokenCap = runTokenCapOf(profile, session.environment.defaults);
     invocation = { ...invocation, status: 'running' };
     await session.store.putInvocation(invocation);
     session.journal.note('invocation-start', { invocationId: invocation.id, data: { profileId: profile.id, kind: 'root' } });
@@ -97,16 +100,21 @@ export async function runRoot(session: RunSession, rootInvocation: AgentInvocati
       delegation: policy.tools.some((tool) => tool.startsWith('agent.')) ? createDelegationPort(session, invocation, profile) : undefined,
       replyStream: session.createReplyStream(invocation.id),
     };
+    session.replyDeadline.start();
     try {
       const ending = await runInvocationLoop(driver);
+      session.replyDeadline.stop();
       invocation = driver.invocation;
       const reply = ending.kind === 'reply' ? ending.text : '';
       invocation = await endRootInvocation(session, invocation, 'completed');
+      const replied = await replyWhileHelpersWork(session, reply, driver.replyStream?.lastTurnStreamed === true);
       await endUnfinishedChildren(session, 'The run ended before this task finished.');
-      if (session.signal.aborted) throw abortReason(session.signal);
+      // A run that already replied stays completed when stopped later; only a suspension keeps it open.
+      if (session.signal.aborted && (!replied || isSuspended(session.signal))) throw abortReason(session.signal);
       const outcome = await endRun(session, 'completed', { reply });
       return driver.replyStream?.lastTurnStreamed && outcome.run.status === 'completed' ? { ...outcome, replyStreamed: true } : outcome;
     } catch (error) {
+      session.replyDeadline.stop();
       if (invocation.status === 'running') invocation = driver.invocation;
       throw error;
     }

@@ -8,9 +8,20 @@ import type { AgentProfile, SettingsDefaults } from '../settings/schema';
 import type { RunStore } from '../store/run-store';
 import { RunWorkspace } from '../workspace/run-workspace';
 import type { ModelResolver } from '../model/model-resolver';
+import type { EarlierResult } from './earlier-results';
+import { ReplyDeadline } from './reply-deadline';
 import { createRootReplyStream, type ReplyStreamEvent, type RootReplyStream } from './reply-stream';
 import { RunJournal } from './run-journal';
 import { TaskScheduler, type TaskTimer } from './scheduler';
+
+/** A reply that went to the page before the run's helpers were done. */
+export interface EarlyReply {
+  reply: string;
+  /** The reply already went to `onReplyStream` in full. */
+  replyStreamed: boolean;
+  /** Helpers still queued or running. */
+  stillWorking: number;
+}
 
 /** What every run of one runtime shares. */
 export interface RuntimeEnvironment {
@@ -30,6 +41,12 @@ export interface RunSessionOptions {
   onProgress?: (line: string) => void;
   /** The root's reply as the model writes it (see reply-stream.ts); absent when nobody listens. */
   onReplyStream?: (event: ReplyStreamEvent) => void;
+  /** `replyDeadlineMs`: absent or 0, the root waits for its helpers as before. */
+  replyDeadlineMs?: number;
+  /** The reply, sent while helpers still work (only with a reply deadline); the run ends later. */
+  onEarlyReply?: (reply: EarlyReply) => void;
+  /** Results of earlier runs of the conversation, offered to the root by name. */
+  earlierResults?: readonly EarlierResult[];
   /** Runs one child task to its end (records included); the scheduler calls it when a slot is free. */
   runChildTask: (session: RunSession, taskId: string, signal: AbortSignal, timer: TaskTimer) => Promise<void>;
 }
@@ -48,10 +65,15 @@ export class RunSession {
   readonly snapshot: PromptSnapshot;
   readonly resolveModel: ModelResolver;
   readonly tasks = new Map<string, AgentTaskRecord>();
+  readonly replyDeadline: ReplyDeadline;
+  readonly onEarlyReply: ((reply: EarlyReply) => void) | undefined;
+  readonly earlierResults: readonly EarlierResult[];
   private readonly capsules = new Map<string, ResultCapsule>();
   private readonly progress: ((line: string) => void) | undefined;
   private readonly replyListener: ((event: ReplyStreamEvent) => void) | undefined;
   run: AgentRun;
+  /** Tokens this run may use (see spend-cap.ts); set when the root starts, absent for no cap. */
+  runTokenCap?: number;
 
   constructor(options: RunSessionOptions) {
     this.environment = options.environment;
@@ -61,6 +83,9 @@ export class RunSession {
     this.resolveModel = options.resolveModel;
     this.progress = options.onProgress;
     this.replyListener = options.onReplyStream;
+    this.replyDeadline = new ReplyDeadline(options.replyDeadlineMs);
+    this.onEarlyReply = options.onEarlyReply;
+    this.earlierResults = options.earlierResults ?? [];
     this.workspace = new RunWorkspace({ store: this.store, runId: options.run.id, now: options.environment.now });
     this.journal = new RunJournal(this.store, options.run.id, options.environment.now, (error) => this.failFast(error));
     for (const task of options.tasks) this.tasks.set(task.id, task);

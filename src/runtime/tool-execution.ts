@@ -88,7 +88,8 @@ export async function executeToolCalls(
       if (result.counts) driver.session.addUsage({ toolCalls: 1 });
       const handover = result.handover ?? { delivered: [], announced: [] };
       const announcement = driver.delegation?.announcement(handover);
-      const content = announcement ? `${result.content}\n\n${announcement.line}` : result.content;
+      const replyDue = driver.invocation.kind === 'root' ? driver.session.replyDeadline.takeNotice() : undefined;
+      const content = [result.content, announcement?.line, replyDue].filter((part) => part !== undefined).join('\n\n');
       const handedOver = driver.delegation?.handedOver({ ...handover, announced: [...handover.announced, ...(announcement?.names ?? [])] }) ?? [];
       await appendToolResult(driver, toolResultMessage(call.id, content), handedOver);
     }

@@ -46,14 +46,14 @@ export function prepareWrapUp(driver: InvocationDriver): PreparedTurn {
 
 /**
  * Sampling from the prompt snapshot, with the profile's own overrides on top. The page's `max_tokens`
- * was set for the page's own model, so it applies to `host`-bound calls only: a page cannot spend the
- * user's keyed connections by asking for huge answers.
+ * was set for the page's own model, so it applies to calls through the page only (`host`, `hostProfile`):
+ * a page cannot spend the user's keyed connections by asking for huge answers.
  */
 export function samplingFor(snapshot: PromptSnapshot, profile: AgentProfile): CallSampling {
   const fromSnapshot: CallSampling = {
     temperature: snapshot.temperature,
     top_p: snapshot.top_p,
-    max_tokens: profile.model.binding === 'host' ? snapshot.max_tokens : undefined,
+    max_tokens: profile.model.binding !== 'connection' ? snapshot.max_tokens : undefined,
     presence_penalty: snapshot.presence_penalty,
     frequency_penalty: snapshot.frequency_penalty,
     stop: snapshot.stop,

@@ -11,11 +11,11 @@ export const TASK_RETURN_NUDGE =
 
 /** Said to a child at its budget cap, before the one last call that offers only `task_return`. */
 export const CHILD_WRAP_UP_INSTRUCTION =
-  'You have reached the limit of rounds or tool calls for this task. Stop working now and call task_return with what you have: summarise your findings so far, and say in warnings what is left undone.';
+  'You have reached the limit of rounds, tool calls or tokens for this task. Stop working now and call task_return with what you have: summarise your findings so far, and say in warnings what is left undone.';
 
 /** Said to the root at its budget cap, before the one last call without tools. */
 export const ROOT_WRAP_UP_INSTRUCTION =
-  'You have reached the limit of rounds or tool calls for this turn. No more tools are available: write your final reply now, from what you have.';
+  'You have reached the limit of rounds, tool calls or tokens for this turn. No more tools are available: write your final reply now, from what you have.';
 
 /** The text of an assistant turn. */
 export function turnText(message: ChatCompletionAssistantMessageParam): string {

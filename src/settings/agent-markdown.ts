@@ -31,6 +31,8 @@ const frontMatterSchema = z.object({
       name: z.string().min(1).max(100).optional(),
       /** Run on this connection (its model: the front matter's `model`, else the connection's default). */
       connection: z.string().min(1).max(64).optional(),
+      /** Run on this SillyTavern connection profile, by its name there. */
+      hostProfile: z.string().min(1).max(100).optional(),
       sampling: samplingSchema.optional(),
       budget: profileSchema.shape.budget.optional(),
       delegation: profileSchema.shape.delegation.optional(),
@@ -119,7 +121,10 @@ export function agentIdFromName(name: string): string {
 function profileFrom(front: FrontMatter, tools: AllowableToolName[], body: string): Record<string, unknown> {
   const retinue = front.retinue ?? {};
   const overrideModel = front.model && front.model !== INHERIT_MODEL ? front.model : undefined;
-  const model = retinue.connection
+  const sampling = retinue.sampling ? { sampling: retinue.sampling } : {};
+  const model = retinue.hostProfile
+    ? { binding: 'hostProfile', profileName: retinue.hostProfile, ...sampling }
+    : retinue.connection
     ? { binding: 'connection', connectionId: retinue.connection, ...(overrideModel ? { model: overrideModel } : {}), ...(retinue.sampling ? { sampling: retinue.sampling } : {}) }
     : { binding: 'host', ...(overrideModel ? { model: overrideModel } : {}), ...(retinue.sampling ? { sampling: retinue.sampling } : {}) };
   return {
@@ -176,10 +181,11 @@ export function exportAgentMarkdown(profile: AgentProfile): string {
     description: profile.description,
     tools: profile.tools.allow.join(', '),
   };
-  if (profile.model.model) front.model = profile.model.model;
+  if (profile.model.binding !== 'hostProfile' && profile.model.model) front.model = profile.model.model;
   const retinue: Record<string, unknown> = {};
   if (profile.name !== profile.id) retinue.name = profile.name;
   if (profile.model.binding === 'connection') retinue.connection = profile.model.connectionId;
+  if (profile.model.binding === 'hostProfile') retinue.hostProfile = profile.model.profileName;
   if (profile.model.sampling) retinue.sampling = profile.model.sampling;
   retinue.budget = profile.budget;
   retinue.delegation = profile.delegation;

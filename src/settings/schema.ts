@@ -25,6 +25,15 @@ export const modelBindingSchema = z.discriminatedUnion('binding', [
     sampling: samplingSchema.optional(),
   }),
   z.strictObject({
+    binding: z.literal('hostProfile'),
+    /**
+     * A SillyTavern Connection Manager profile, by the name the user gave it there. The call still
+     * runs in the page with the page's session; the profile decides source, model and endpoint.
+     */
+    profileName: z.string().trim().min(1).max(100),
+    sampling: samplingSchema.optional(),
+  }),
+  z.strictObject({
     binding: z.literal('connection'),
     connectionId: id,
     model: z.string().min(1).max(200).optional(),
@@ -73,6 +82,8 @@ export const profileSchema = z.strictObject({
       maxRounds: z.number().int().min(1).max(100).default(8),
       maxToolCalls: z.number().int().min(0).max(500).default(16),
       timeoutMs: z.number().int().min(1_000).max(3_600_000).optional(),
+      /** The root's profile only: tokens one run (root and tasks) may use; wins over `defaults.maxRunTokens`. */
+      maxRunTokens: z.number().int().min(1_000).max(100_000_000).optional(),
     })
     .default({ maxRounds: 8, maxToolCalls: 16 }),
   context: z
@@ -106,6 +117,12 @@ function hasExactHost(origin: string): boolean {
 export const adapterIdSchema = z.enum(['auto', 'openai-chat', 'sillytavern']);
 export type AdapterSetting = z.infer<typeof adapterIdSchema>;
 
+/**
+ * Milliseconds from a turn's start until the root must reply with what it has; helpers still
+ * working keep running after the reply. 0 turns it off (the root waits for its helpers).
+ */
+export const replyDeadlineMsSchema = z.number().int().min(0).max(600_000);
+
 export const siteSchema = z.strictObject({
   /** Scheme, host and port, e.g. `http://127.0.0.1:8000`. */
   origin: z
@@ -126,6 +143,8 @@ export const siteSchema = z.strictObject({
   rootProfileId: id.optional(),
   /** How the page's own endpoint gets tools (the `host` binding); absent means `auto`. */
   toolProtocol: toolProtocolSchema.optional(),
+  /** This site's reply deadline in ms (0: off); absent means `defaults.replyDeadlineMs`. */
+  replyDeadlineMs: replyDeadlineMsSchema.optional(),
 });
 export type SiteSettings = z.infer<typeof siteSchema>;
 
@@ -135,6 +154,9 @@ export const defaultsSchema = z.strictObject({
   maxTasksPerRun: z.number().int().min(1).max(64).default(8),
   awaitTimeoutMs: z.number().int().min(1_000).max(300_000).default(120_000),
   retentionDays: z.number().int().min(1).max(3_650).default(30),
+  /** Tokens one run (root and tasks) may use, unless the root's profile sets its own; absent: no cap. */
+  maxRunTokens: z.number().int().min(1_000).max(100_000_000).optional(),
+  replyDeadlineMs: replyDeadlineMsSchema.default(0),
 });
 export type SettingsDefaults = z.infer<typeof defaultsSchema>;
 

@@ -15,3 +15,9 @@ export function isSiteSwitchedOn(settings: Pick<Settings, 'enabled' | 'sites'>, 
 export function rootProfileIdFor(settings: Pick<Settings, 'sites' | 'defaults'>, origin: string): string {
   return findSite(settings, origin)?.rootProfileId ?? settings.defaults.rootProfileId;
 }
+
+/** The reply deadline for runs on this origin: the site's own wins over `defaults.replyDeadlineMs`; 0 is off. */
+export function replyDeadlineMsFor(settings: Pick<Settings, 'sites' | 'defaults'>, origin: string): number | undefined {
+  const deadline = findSite(settings, origin)?.replyDeadlineMs ?? settings.defaults.replyDeadlineMs;
+  return deadline > 0 ? deadline : undefined;
+}

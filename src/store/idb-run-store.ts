@@ -1,10 +1,11 @@
 import type { IDBPDatabase, IDBPTransaction, StoreNames } from 'idb';
-import { agentInvocationSchema, type AgentInvocation } from '../records/invocation';
+import type { AgentInvocation } from '../records/invocation';
 import { journalEventSchema, type JournalEvent } from '../records/journal';
 import { agentRunSchema, type AgentRun } from '../records/run';
 import { agentTaskRecordSchema, type AgentTaskRecord } from '../records/task';
 import { workspaceFileSchema, type WorkspaceFile } from '../records/workspace-file';
 import { HostContractError } from '../errors';
+import { InvocationRecords, putOrdered } from './invocation-records';
 import { openRunStoreDatabase } from './open-database';
 import { storeOperation, validateRecord } from './record-validation';
 import type { ListRunsOptions, NewJournalEvent, RunStore } from './run-store';
@@ -62,12 +63,15 @@ export async function openRunStore(options: OpenRunStoreOptions = {}): Promise<R
 
 class IdbRunStore implements RunStore {
   private readonly journalListeners = new Set<(event: JournalEvent) => void>();
+  private readonly invocations: InvocationRecords;
 
   constructor(
     private readonly database: Database,
     private readonly keyRange: typeof IDBKeyRange,
     private readonly now: () => number,
-  ) {}
+  ) {
+    this.invocations = new InvocationRecords(database, keyRange);
+  }
 
   async putRun(run: AgentRun): Promise<void> {
     const record = validateRecord(agentRunSchema, run, { kind: 'run', direction: 'store' });
@@ -111,35 +115,22 @@ class IdbRunStore implements RunStore {
   }
 
   async putInvocation(invocation: AgentInvocation, options: { tasks?: readonly AgentTaskRecord[] } = {}): Promise<void> {
-    const record = validateRecord(agentInvocationSchema, invocation, { kind: 'invocation', direction: 'store' });
-    const tasks = (options.tasks ?? []).map((task) => validateRecord(agentTaskRecordSchema, task, { kind: 'task', direction: 'store' }));
-    await storeOperation(`save invocation ${record.id}`, async () => {
-      const transaction = this.database.transaction(tasks.length === 0 ? ['invocations'] : ['invocations', 'tasks'], 'readwrite');
-      await this.putOrdered(transaction, 'invocations', record);
-      for (const task of tasks) await this.putOrdered(transaction, 'tasks', task);
-      await transaction.done;
-    });
+    await storeOperation(`save invocation ${invocation.id}`, () => this.invocations.put(invocation, options.tasks ?? []));
   }
 
   async getInvocation(invocationId: string): Promise<AgentInvocation | undefined> {
-    const record = await storeOperation(`read invocation ${invocationId}`, () =>
-      this.database.get('invocations', invocationId),
-    );
-    return record === undefined ? undefined : this.loadInvocation(record);
+    return storeOperation(`read invocation ${invocationId}`, () => this.invocations.get(invocationId));
   }
 
   async listInvocations(runId: string): Promise<AgentInvocation[]> {
-    const records = await storeOperation(`list the invocations of run ${runId}`, () =>
-      this.database.getAllFromIndex('invocations', 'by-run', runKeyRange(this.keyRange, runId)),
-    );
-    return records.map((record) => this.loadInvocation(record));
+    return storeOperation(`list the invocations of run ${runId}`, () => this.invocations.list(runId));
   }
 
   async putTask(task: AgentTaskRecord): Promise<void> {
     const record = validateRecord(agentTaskRecordSchema, task, { kind: 'task', direction: 'store' });
     await storeOperation(`save task ${record.id}`, async () => {
       const transaction = this.database.transaction('tasks', 'readwrite');
-      await this.putOrdered(transaction, 'tasks', record);
+      await putOrdered(transaction.objectStore('tasks'), record, this.keyRange);
       await transaction.done;
     });
   }
@@ -243,22 +234,6 @@ class IdbRunStore implements RunStore {
     this.database.close();
   }
 
-  /** Puts an invocation or task, keeping the order number it got when the store first saw it. */
-  private async putOrdered<Name extends 'invocations' | 'tasks'>(
-    transaction: IDBPTransaction<RunStoreSchema, Name[], 'readwrite'>,
-    storeName: Name,
-    record: AgentInvocation | AgentTaskRecord,
-  ): Promise<void> {
-    const store = transaction.objectStore(storeName);
-    const existing = await store.get(record.id);
-    let storeOrder = existing?.storeOrder;
-    if (storeOrder === undefined || existing?.runId !== record.runId) {
-      const last = await store.index('by-run').openCursor(runKeyRange(this.keyRange, record.runId), 'prev');
-      storeOrder = (last?.value.storeOrder ?? 0) + 1;
-    }
-    await store.put({ ...record, storeOrder } as never);
-  }
-
   private async deleteRunIn(transaction: WriteTransaction, runId: string): Promise<void> {
     const range = runKeyRange(this.keyRange, runId);
     await transaction.objectStore('runs').delete(runId);
@@ -267,16 +242,13 @@ class IdbRunStore implements RunStore {
       const ids = await store.index('by-run').getAllKeys(range);
       for (const id of ids) await store.delete(id);
     }
+    await transaction.objectStore('messages').delete(range);
     await transaction.objectStore('files').delete(range);
     await transaction.objectStore('journal').delete(range);
   }
 
   private loadRun(record: unknown): AgentRun {
     return validateRecord(agentRunSchema, record, { kind: 'run', direction: 'load' });
-  }
-
-  private loadInvocation(record: Ordered<AgentInvocation>): AgentInvocation {
-    return validateRecord(agentInvocationSchema, withoutOrder(record), { kind: 'invocation', direction: 'load' });
   }
 
   private loadTask(record: Ordered<AgentTaskRecord>): AgentTaskRecord {

@@ -1,4 +1,5 @@
 import type { IDBPDatabase, IDBPTransaction, StoreNames } from 'idb';
+import { moveHistoriesIntoMessageRecords } from './migrate-to-version-2';
 import type { RunStoreSchema } from './schema';
 
 type UpgradeTransaction = IDBPTransaction<RunStoreSchema, StoreNames<RunStoreSchema>[], 'versionchange'>;
@@ -21,13 +22,14 @@ function createVersion1(database: IDBPDatabase<RunStoreSchema>): void {
 
 /**
  * Brings a database from `oldVersion` up to the current version, one step at a time, inside the
- * upgrade transaction. Each step runs once in a database's life; later steps may use `transaction`
- * to rewrite records.
+ * upgrade transaction. Each step runs once in a database's life; later steps use `transaction` to
+ * rewrite records. A step that fails rejects, and the caller aborts the upgrade (nothing changes).
  */
-export function migrateRunStore(
+export async function migrateRunStore(
   database: IDBPDatabase<RunStoreSchema>,
   oldVersion: number,
-  _transaction: UpgradeTransaction,
-): void {
+  transaction: UpgradeTransaction,
+): Promise<void> {
   if (oldVersion < 1) createVersion1(database);
+  if (oldVersion < 2) await moveHistoriesIntoMessageRecords(database, transaction);
 }

@@ -12,7 +12,15 @@ export function openRunStoreDatabase(factory: IDBFactory, name: string): Promise
   request.addEventListener('upgradeneeded', (event) => {
     const transaction = request.transaction;
     if (!transaction) return;
-    migrateRunStore(wrap(request.result) as IDBPDatabase<RunStoreSchema>, event.oldVersion, wrap(transaction) as never);
+    migrateRunStore(wrap(request.result) as IDBPDatabase<RunStoreSchema>, event.oldVersion, wrap(transaction) as never).catch((error: unknown) => {
+      // A failed step leaves the database as it was: the open request then fails with the abort.
+      console.error('The run store could not be upgraded', error);
+      try {
+        transaction.abort();
+      } catch {
+        // The upgrade transaction already ended.
+      }
+    });
   });
   const opened = wrap(request) as unknown as Promise<IDBPDatabase<RunStoreSchema>>;
   void opened.then((database) => {

@@ -19,9 +19,9 @@ export type NewJournalEvent = Omit<JournalEvent, 'seq' | 'time' | 'data'> & {
 };
 
 /**
- * The run store: every record of every run, in IndexedDB (`runs`, `invocations`, `tasks`, `files`,
- * `journal`). Records are validated with their zod schema on the way in; a write that fails rejects
- * with a HostContractError.
+ * The run store: every record of every run, in IndexedDB (`runs`, `invocations`, `messages`, `tasks`,
+ * `files`, `journal`; docs/run-store.md). Records are validated with their zod schema on the way in; a
+ * write that fails rejects with a HostContractError.
  */
 export interface RunStore {
   putRun(run: AgentRun): Promise<void>;
@@ -32,8 +32,10 @@ export interface RunStore {
   deleteRun(runId: string): Promise<void>;
 
   /**
-   * Saves an invocation; `tasks` given with it are saved in the same transaction, so a tool result
-   * and what it handed over (a result delivered, a finish announced) are stored together or not at all.
+   * Saves an invocation's state and appends the messages of its history the store does not hold yet
+   * (a history is never rewritten nor shortened); `tasks` given with it are saved in the same
+   * transaction, so a tool result and what it handed over (a result delivered, a finish announced) are
+   * stored together or not at all. Reads give the whole history back.
    */
   putInvocation(invocation: AgentInvocation, options?: { tasks?: readonly AgentTaskRecord[] }): Promise<void>;
   getInvocation(invocationId: string): Promise<AgentInvocation | undefined>;

@@ -1,5 +1,6 @@
 import type { DBSchema } from 'idb';
-import type { AgentInvocation } from '../records/invocation';
+import type { HistoryMessage } from '../records/history-message';
+import type { InvocationState } from '../records/invocation-state';
 import type { JournalEvent } from '../records/journal';
 import type { AgentRun } from '../records/run';
 import type { AgentTaskRecord } from '../records/task';
@@ -14,8 +15,12 @@ import type { WorkspaceFile } from '../records/workspace-file';
  *   indexed by [runId, storeOrder] (the order the store first saw them); `files` keyed by [runId, path];
  *   `journal` keyed by [runId, seq].
  *   Later optional fields need no step (older records simply lack them): `runs[].fallback` (2026-11-30).
+ * - 2 (2026-11-30): histories append-only. `invocations` keep state only (`messageCount` instead of
+ *   `messages`); each message is its own record in the new `messages` store, keyed by
+ *   [runId, invocationId, seq]; a root message equal to one of the run's prompt snapshot
+ *   (`input/prompt-snapshot.json`) is stored as a reference to it. The step moves every stored history.
  */
-export const RUN_STORE_VERSION = 1;
+export const RUN_STORE_VERSION = 2;
 
 /** The database name used unless a test asks for its own. */
 export const DEFAULT_RUN_STORE_NAME = 'retinue-runs';
@@ -34,8 +39,12 @@ export interface RunStoreSchema extends DBSchema {
   };
   invocations: {
     key: string;
-    value: Ordered<AgentInvocation>;
+    value: Ordered<InvocationState>;
     indexes: { 'by-run': [string, number] };
+  };
+  messages: {
+    key: [string, string, number];
+    value: HistoryMessage;
   };
   tasks: {
     key: string;
@@ -52,8 +61,8 @@ export interface RunStoreSchema extends DBSchema {
   };
 }
 
-export type RunStoreName = 'runs' | 'invocations' | 'tasks' | 'files' | 'journal';
-export const ALL_RUN_STORE_NAMES: RunStoreName[] = ['runs', 'invocations', 'tasks', 'files', 'journal'];
+export type RunStoreName = 'runs' | 'invocations' | 'messages' | 'tasks' | 'files' | 'journal';
+export const ALL_RUN_STORE_NAMES: RunStoreName[] = ['runs', 'invocations', 'messages', 'tasks', 'files', 'journal'];
 
 /**
  * A key range over every key `[runId, anything]` of a compound key or index: arrays sort after

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ModelBehaviorError } from '../errors';
 import { renderCapsuleForParent, taskNotesFolder } from '../runtime/capsule-markdown';
+import { REPLY_DUE_NOTICE } from '../runtime/reply-deadline';
 import { defineTool, type AwaitAnswer, type TaskView } from './tool-definition';
 
 /** The longest one `agent.await` waits (DESIGN.md section 7). */
@@ -46,13 +47,16 @@ function finishedBlock(view: TaskView): string {
 export function renderAwaitAnswer(answer: AwaitAnswer, options: { statusOnly: boolean; clampNote?: string }): string {
   const parts: string[] = [];
   if (options.clampNote) parts.push(options.clampNote);
+  if (answer.earlierBlocks) parts.push(...answer.earlierBlocks);
   if (answer.finished.length > 0) parts.push(answer.finished.map(finishedBlock).join('\n\n'));
   const stillWorking = answer.others.filter((view) => view.status === 'queued' || view.status === 'running');
   if (answer.others.length > 0) {
     const heading = options.statusOnly ? 'Where your tasks stand:' : 'Other tasks:';
     parts.push([heading, ...answer.others.map(otherLine)].join('\n'));
   }
-  if (answer.timedOut && stillWorking.length > 0) {
+  if (answer.replyDue) {
+    parts.push(REPLY_DUE_NOTICE);
+  } else if (answer.timedOut && stillWorking.length > 0) {
     parts.push(
       `Waited ${seconds(answer.waitedMs)}; ${stillWorking.length === 1 ? 'this task is' : 'these tasks are'} still working. Call agent_await again to keep waiting, or agent_cancel to stop what you no longer need.`,
     );

@@ -74,6 +74,10 @@ export interface AwaitAnswer {
   others: TaskView[];
   timedOut: boolean;
   waitedMs: number;
+  /** The caller's reply deadline passed: it should write its reply now with what it has. */
+  replyDue?: boolean;
+  /** Results from earlier turns the caller named, rendered (they belong to no task of this run). */
+  earlierBlocks?: string[];
 }
 
 /** Delegation as one caller may use it; every name refers to a task this caller started. */

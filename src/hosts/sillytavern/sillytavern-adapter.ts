@@ -1,44 +1,22 @@
 import type { HostAdapter } from '../host-adapter';
 import { readPromptSnapshot } from '../read-snapshot';
+import { SOURCE_PROTOCOLS, sillyTavernSourceOf } from './source-protocols';
+import { OPENAI_SHAPED_SOURCES } from './openai-shaped-sources';
 
-/**
- * Chat Completion sources whose replies SillyTavern's page reads as OpenAI chunks
- * (`choices[0].delta.content`, `delta.reasoning_content`) and whose server answers the OpenAI way, so a
- * run can both call the page's model through them and answer the page.
- */
-export const OPENAI_SHAPED_SOURCES: readonly string[] = [
-  'openai',
-  'custom',
-  'openrouter',
-  'mistralai',
-  'groq',
-  'deepseek',
-  'xai',
-  'azure_openai',
-  'perplexity',
-  'fireworks',
-  'electronhub',
-  'chutes',
-  'nanogpt',
-  'aimlapi',
-  'pollinations',
-  'moonshot',
-  'cometapi',
-  'zai',
-  'siliconflow',
-  'workers_ai',
-];
+export { OPENAI_SHAPED_SOURCES } from './openai-shaped-sources';
 
 /**
  * `sillytavern`: SillyTavern's `POST /api/backends/chat-completions/generate`. Chat turns of an
- * OpenAI-shaped source become runs; any other source (Claude, Gemini, Cohere, ...) speaks its own
- * format, so the turn goes to the page's server untouched and the side panel says why.
+ * OpenAI-shaped source become runs, and so do those of Claude and Google (AI Studio, Vertex AI),
+ * which Retinue calls and answers in their own shapes (`source-protocols.ts`); any other source
+ * (Cohere, AI21, ...) speaks a format Retinue does not, so the turn goes to the page's server
+ * untouched and the side panel says why.
  */
 export const sillyTavernAdapter: HostAdapter = {
   id: 'sillytavern',
   readRequest(body) {
-    const source = sourceOf(body);
-    if (!OPENAI_SHAPED_SOURCES.includes(source)) {
+    const source = sillyTavernSourceOf(body);
+    if (!OPENAI_SHAPED_SOURCES.includes(source) && !Object.hasOwn(SOURCE_PROTOCOLS, source)) {
       return {
         kind: 'pass-through',
         notice: { code: 'unsupported-source', messageKey: 'page_notice_unsupported_source', substitutions: [source] },
@@ -48,11 +26,6 @@ export const sillyTavernAdapter: HostAdapter = {
     return { kind: 'run', snapshot, stream: snapshot.stream === true };
   },
 };
-
-function sourceOf(body: unknown): string {
-  const source = (body as { chat_completion_source?: unknown } | null)?.chat_completion_source;
-  return typeof source === 'string' && source.length <= 64 ? source : 'openai';
-}
 
 /*
  * Checked against SillyTavern 1.18.0 (https://github.com/SillyTavern/SillyTavern/releases/tag/1.18.0,
@@ -64,4 +37,9 @@ function sourceOf(body: unknown): string {
  *   delta.reasoning_content.
  * - Checked by hand on 2026-11-30: SillyTavern 1.18.0 on loopback, source Custom (OpenAI-compatible),
  *   streamed and not; replies land in the chat, progress in its reasoning block, a failed run as its toast.
+ * - src/endpoints/backends/chat-completions.js sendClaudeRequest and sendMakerSuiteRequest, and
+ *   src/prompt-converters.js convertClaudeMessages and convertGooglePrompt: how a Claude or Google
+ *   call's body is converted and its non-streamed reply wrapped (see claude-source.ts, google-source.ts);
+ *   public/scripts/openai.js getStreamingReply and public/script.js extractMessageFromData: what the
+ *   page reads of each source's stream and whole reply.
  */

@@ -6,9 +6,12 @@ import { t } from '../ui-text';
 import { describedBy, Field, issuesByPath } from './field';
 import type { OptionsState } from './options-state';
 
-type NumberField = 'maxRunningChildren' | 'maxTasksPerRun' | 'awaitTimeoutSeconds' | 'retentionDays';
+type NumberField = 'maxRunningChildren' | 'maxTasksPerRun' | 'awaitTimeoutSeconds' | 'retentionDays' | 'maxRunTokens' | 'replyDeadlineSeconds';
 
-/** Run-wide defaults: the root profile, running children, task cap, await timeout, retention. */
+/** Fields shown in seconds and stored in milliseconds. */
+const SECONDS_FIELDS: Record<string, NumberField> = { awaitTimeoutMs: 'awaitTimeoutSeconds', replyDeadlineMs: 'replyDeadlineSeconds' };
+
+/** Run-wide defaults: the root profile, running children, task cap, await timeout, retention, token limit, reply deadline. */
 export function DefaultsSection({ state }: { state: OptionsState }) {
   const settings = state.settings.value;
   if (!settings) return null;
@@ -22,6 +25,8 @@ function DefaultsForm({ state, defaults }: { state: OptionsState; defaults: Sett
     maxTasksPerRun: String(defaults.maxTasksPerRun),
     awaitTimeoutSeconds: String(defaults.awaitTimeoutMs / 1_000),
     retentionDays: String(defaults.retentionDays),
+    maxRunTokens: defaults.maxRunTokens === undefined ? '' : String(defaults.maxRunTokens),
+    replyDeadlineSeconds: String(defaults.replyDeadlineMs / 1_000),
   });
   const [errors, setErrors] = useState<Record<string, string>>({});
   const profiles = resolveProfiles(state.settings.value ?? { profiles: [] });
@@ -35,11 +40,14 @@ function DefaultsForm({ state, defaults }: { state: OptionsState; defaults: Sett
       maxTasksPerRun: Number(draft.maxTasksPerRun),
       awaitTimeoutMs: Math.round(Number(draft.awaitTimeoutSeconds) * 1_000),
       retentionDays: Number(draft.retentionDays),
+      // Empty: no token limit.
+      ...(draft.maxRunTokens.trim() === '' ? {} : { maxRunTokens: Number(draft.maxRunTokens) }),
+      replyDeadlineMs: Math.round(Number(draft.replyDeadlineSeconds) * 1_000),
     };
     const parsed = defaultsSchema.safeParse(input);
     if (!parsed.success) {
       const issues = issuesFromZod(parsed.error.issues, { input, schema: defaultsSchema });
-      setErrors(issuesByPath(issues.map((issue) => ({ ...issue, path: issue.path === 'awaitTimeoutMs' ? 'awaitTimeoutSeconds' : issue.path }))));
+      setErrors(issuesByPath(issues.map((issue) => ({ ...issue, path: SECONDS_FIELDS[issue.path] ?? issue.path }))));
       return;
     }
     setErrors({});
@@ -66,6 +74,8 @@ function DefaultsForm({ state, defaults }: { state: OptionsState; defaults: Sett
           {numberField('maxTasksPerRun', t('options_defaults_task_cap'))}
           {numberField('awaitTimeoutSeconds', t('options_defaults_await_timeout'))}
           {numberField('retentionDays', t('options_defaults_retention'))}
+          {numberField('maxRunTokens', t('options_defaults_max_run_tokens'))}
+          {numberField('replyDeadlineSeconds', t('options_defaults_reply_deadline'))}
         </div>
         <div class="button-row">
           <button type="submit" class="primary">{t('options_save')}</button>

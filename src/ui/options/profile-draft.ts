@@ -9,8 +9,10 @@ export interface ProfileDraft {
   name: string;
   description: string;
   systemPrompt: string;
-  binding: 'host' | 'connection';
+  binding: 'host' | 'hostProfile' | 'connection';
   connectionId: string;
+  /** The SillyTavern connection profile's name (the `hostProfile` binding). */
+  profileName: string;
   model: string;
   temperature: string;
   topP: string;
@@ -25,6 +27,8 @@ export interface ProfileDraft {
   maxToolCalls: string;
   /** Seconds; empty means no own timeout. */
   timeoutSeconds: string;
+  /** The root's token limit per run; empty means the default's. */
+  maxRunTokens: string;
   recentChatMessages: string;
 }
 
@@ -39,7 +43,8 @@ export function draftFromProfile(profile: AgentProfile): ProfileDraft {
     systemPrompt: profile.systemPrompt,
     binding: profile.model.binding,
     connectionId: profile.model.binding === 'connection' ? profile.model.connectionId : '',
-    model: profile.model.model ?? '',
+    profileName: profile.model.binding === 'hostProfile' ? profile.model.profileName : '',
+    model: profile.model.binding === 'hostProfile' ? '' : (profile.model.model ?? ''),
     temperature: text(sampling?.temperature),
     topP: text(sampling?.top_p),
     maxTokens: text(sampling?.max_tokens),
@@ -51,6 +56,7 @@ export function draftFromProfile(profile: AgentProfile): ProfileDraft {
     maxRounds: text(profile.budget.maxRounds),
     maxToolCalls: text(profile.budget.maxToolCalls),
     timeoutSeconds: profile.budget.timeoutMs === undefined ? '' : String(profile.budget.timeoutMs / 1_000),
+    maxRunTokens: text(profile.budget.maxRunTokens),
     recentChatMessages: text(profile.context.recentChatMessages),
   };
 }
@@ -67,6 +73,7 @@ export function profileInputFromDraft(draft: ProfileDraft): Record<string, unkno
   );
   const samplingPart = Object.keys(sampling).length > 0 ? { sampling } : {};
   const timeoutSeconds = optionalNumber(draft.timeoutSeconds);
+  const maxRunTokens = optionalNumber(draft.maxRunTokens);
   const allowedAgents = draft.allowedAgents.split(/[\s,]+/).filter(Boolean);
   return {
     id: draft.id.trim(),
@@ -76,6 +83,8 @@ export function profileInputFromDraft(draft: ProfileDraft): Record<string, unkno
     model:
       draft.binding === 'host'
         ? { binding: 'host', ...(draft.model.trim() ? { model: draft.model.trim() } : {}), ...samplingPart }
+        : draft.binding === 'hostProfile'
+        ? { binding: 'hostProfile', profileName: draft.profileName.trim(), ...samplingPart }
         : { binding: 'connection', connectionId: draft.connectionId, ...(draft.model.trim() ? { model: draft.model.trim() } : {}), ...samplingPart },
     tools: { allow: draft.tools },
     delegation: {
@@ -88,6 +97,7 @@ export function profileInputFromDraft(draft: ProfileDraft): Record<string, unkno
       maxRounds: optionalNumber(draft.maxRounds),
       maxToolCalls: optionalNumber(draft.maxToolCalls),
       ...(timeoutSeconds === undefined ? {} : { timeoutMs: Math.round(timeoutSeconds * 1_000) }),
+      ...(maxRunTokens === undefined ? {} : { maxRunTokens }),
     },
     context: { recentChatMessages: optionalNumber(draft.recentChatMessages) },
   };

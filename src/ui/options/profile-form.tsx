@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import type { AgentProfile } from '../../settings/schema';
 import { allowableToolNames, type AllowableToolName } from '../../settings/tool-names';
 import { t } from '../ui-text';
+import { ConnectionProfileField } from './connection-profile-field';
 import { describedBy, Field, issuesByPath } from './field';
 import type { OptionsState } from './options-state';
 import { checkProfileDraft, draftFromProfile, withProfile, type ProfileDraft } from './profile-draft';
@@ -16,7 +17,7 @@ export interface ProfileFormProps {
   onDone?: () => void;
 }
 
-type TextField = Exclude<keyof ProfileDraft, 'binding' | 'tools' | 'canDelegate' | 'callable' | 'allowNestedDelegation'>;
+type TextField = Exclude<keyof ProfileDraft, 'binding' | 'profileName' | 'tools' | 'canDelegate' | 'callable' | 'allowNestedDelegation'>;
 
 /** Edits one agent profile; errors from the settings schema appear next to their fields. */
 export function ProfileForm({ state, profile, readOnly, storedId, onDone }: ProfileFormProps) {
@@ -76,6 +77,7 @@ export function ProfileForm({ state, profile, readOnly, storedId, onDone }: Prof
             <Field id={`${prefix}-binding`} label={t('options_profile_binding')} error={errors['model.binding']}>
               <select value={draft.binding} onChange={(event) => setDraft({ ...draft, binding: event.currentTarget.value as ProfileDraft['binding'] })} {...describedBy(`${prefix}-binding`, errors['model.binding'])}>
                 <option value="host">{t('options_profile_binding_host')}</option>
+                <option value="hostProfile">{t('options_profile_binding_host_profile')}</option>
                 <option value="connection">{t('options_profile_binding_connection')}</option>
               </select>
             </Field>
@@ -87,7 +89,10 @@ export function ProfileForm({ state, profile, readOnly, storedId, onDone }: Prof
                 </select>
               </Field>
             )}
-            {field('model', 'model.model', t('options_profile_model_id'), 'text', false, t(draft.binding === 'host' ? 'options_profile_host_model_hint' : 'options_profile_model_id_hint'))}
+            {draft.binding === 'hostProfile' && state.settings.value && (
+              <ConnectionProfileField id={`${prefix}-profileName`} value={draft.profileName} error={errors['model.profileName']} settings={state.settings.value} onChange={(profileName) => setDraft({ ...draft, profileName })} />
+            )}
+            {draft.binding !== 'hostProfile' && field('model', 'model.model', t('options_profile_model_id'), 'text', false, t(draft.binding === 'host' ? 'options_profile_host_model_hint' : 'options_profile_model_id_hint'))}
             {field('temperature', 'model.sampling.temperature', t('options_profile_temperature'), 'number')}
             {field('topP', 'model.sampling.top_p', t('options_profile_top_p'), 'number')}
             {field('maxTokens', 'model.sampling.max_tokens', t('options_profile_max_tokens'), 'number')}
@@ -119,6 +124,7 @@ export function ProfileForm({ state, profile, readOnly, storedId, onDone }: Prof
             {field('maxRounds', 'budget.maxRounds', t('options_profile_max_rounds'), 'number')}
             {field('maxToolCalls', 'budget.maxToolCalls', t('options_profile_max_tool_calls'), 'number')}
             {field('timeoutSeconds', 'budget.timeoutSeconds', t('options_profile_timeout'), 'number')}
+            {field('maxRunTokens', 'budget.maxRunTokens', t('options_profile_max_run_tokens'), 'number', false, t('options_profile_max_run_tokens_hint'))}
             {field('recentChatMessages', 'context.recentChatMessages', t('options_profile_recent_messages'), 'number')}
           </div>
         </fieldset>

@@ -3,8 +3,9 @@ import { resolveProfiles } from '../../profiles/built-in-profiles';
 import { adapterIdSchema, toolProtocolSchema, type SiteSettings } from '../../settings/schema';
 import { t } from '../ui-text';
 import type { OptionsState } from './options-state';
+import { SiteReplyDeadline } from './site-reply-deadline';
 
-/** Sites Retinue knows: switch, adapter, root profile and tool protocol per site; add a site by its address. */
+/** Sites Retinue knows: switch, adapter, root profile, tool protocol and reply deadline per site; add a site by its address. */
 export function SitesSection({ state }: { state: OptionsState }) {
   const [newOrigin, setNewOrigin] = useState('');
   const [addError, setAddError] = useState<string | undefined>(undefined);
@@ -61,6 +62,7 @@ export function SitesSection({ state }: { state: OptionsState }) {
               <th scope="col">{t('options_site_adapter')}</th>
               <th scope="col">{t('options_site_root_profile')}</th>
               <th scope="col">{t('options_site_tool_protocol')}</th>
+              <th scope="col">{t('options_site_reply_deadline')}</th>
               <th scope="col"><span class="visually-hidden">{t('options_delete')}</span></th>
             </tr>
           </thead>
@@ -86,6 +88,9 @@ export function SitesSection({ state }: { state: OptionsState }) {
                   <select aria-label={t('options_site_tool_protocol_label', site.origin)} value={site.toolProtocol ?? 'auto'} onChange={(event) => changeSite(site.origin, { toolProtocol: toolProtocolSchema.parse(event.currentTarget.value) })}>
                     {toolProtocolSchema.options.map((protocol) => <option key={protocol} value={protocol}>{t(`options_tool_protocol_${protocol}`)}</option>)}
                   </select>
+                </td>
+                <td>
+                  <SiteReplyDeadline site={site} onChange={(replyDeadlineMs) => changeSite(site.origin, { replyDeadlineMs })} />
                 </td>
                 <td>
                   <button type="button" class="small-button danger" aria-label={t('options_site_remove_label', site.origin)} onClick={() => removeSite(site.origin)}>{t('options_delete')}</button>

@@ -3,23 +3,11 @@ import type { JournalEvent } from '../../records/journal';
 import type { AgentRun } from '../../records/run';
 import { t } from '../ui-text';
 import { formatCount, formatDuration, formatOffset } from './format';
-import { summariseRunCost, type ModelCost } from './run-cost';
+import { summariseRunCost } from './run-cost';
+import { TaskCostList, TokenCapNote } from './task-cost-list';
+import { TokenText } from './token-text';
 
-type TokenCounts = Pick<ModelCost, 'calls' | 'tokensIn' | 'tokensOut' | 'estimatedCalls' | 'unreportedCalls'>;
-
-/** Tokens in and out, marked estimated where Retinue counted them, or "no usage reported". */
-function TokenText({ counts }: { counts: TokenCounts }) {
-  if (counts.calls > 0 && counts.unreportedCalls === counts.calls) return <span class="cost-unreported">{t('sidepanel_cost_no_usage')}</span>;
-  return (
-    <span>
-      {t('sidepanel_cost_tokens', formatCount(counts.tokensIn), formatCount(counts.tokensOut))}
-      {counts.estimatedCalls > 0 && <em class="cost-estimated"> ({t('sidepanel_cost_estimated')})</em>}
-      {counts.unreportedCalls > 0 && <span class="cost-unreported"> · {t('sidepanel_cost_partly_unreported', counts.unreportedCalls)}</span>}
-    </span>
-  );
-}
-
-/** A run's cost: model calls, tokens in and out, wall time; then the same by model. */
+/** A run's cost: model calls, tokens in and out, wall time; then the same by model and by task; the token limit once reached. */
 export function CostLine({ run, journal, now }: { run: AgentRun; journal: JournalEvent[]; now: number }) {
   const clock = run.status === 'running' ? now : 0;
   const cost = useMemo(() => summariseRunCost(run, journal, clock), [run, journal, clock]);
@@ -46,6 +34,8 @@ export function CostLine({ run, journal, now }: { run: AgentRun; journal: Journa
           ))}
         </ul>
       )}
+      <TaskCostList journal={journal} />
+      <TokenCapNote journal={journal} />
     </section>
   );
 }

@@ -4,6 +4,7 @@ import { formatDuration, runElapsed } from './format';
 import { CostLine } from './cost-line';
 import { MarkdownView } from './markdown-view';
 import { RunExportButtons } from './run-actions';
+import { RepliedNote } from './replied-note';
 import { RunFallbackNote } from './run-fallback-note';
 import { RunTimeline } from './run-timeline';
 import { runDisplayStatus, StatusBadge } from './status-badge';
@@ -33,6 +34,7 @@ export function RunView({ state }: { state: SidePanelState }) {
         <span>{t('sidepanel_elapsed', formatDuration(runElapsed(run, state.now.value)))}</span>
         <span class="muted">{run.origin}</span>
       </div>
+      <RepliedNote run={run} tasks={state.tasks.value} />
       <div class="button-row">
         {run.status === 'running' && (
           <button type="button" class="small-button danger" onClick={() => state.cancelRun()}>

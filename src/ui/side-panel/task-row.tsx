@@ -52,7 +52,10 @@ function TaskRowComponent({ task, store, now, onCancel }: TaskRowProps) {
         {elapsed !== undefined && <span>{t('sidepanel_elapsed', formatDuration(elapsed))}</span>}
         <span>{t('sidepanel_rounds', task.usage.rounds, task.budget.maxRounds)}</span>
         <span>{t('sidepanel_tool_calls', task.usage.toolCalls, task.budget.maxToolCalls)}</span>
-        <span>{t('sidepanel_tokens', formatCount(task.usage.totalTokens))}</span>
+        <span>
+          {t('sidepanel_tokens', formatCount(task.usage.totalTokens))}
+          {task.usage.estimated === true && <em class="cost-estimated"> ({t('sidepanel_cost_estimated')})</em>}
+        </span>
       </div>
       {open && (
         <div id={detailsId}>

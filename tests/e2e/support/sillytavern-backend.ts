@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pipeUpstream, sendJson } from './http-forwarding';
+import { isSourceShape, providerBody, sourceRefusal, streamedReply, wholeReply, type SourceShape } from './sillytavern-source-shapes';
 
 /**
  * Request fields an OpenAI-compatible provider understands. Everything else in the page's body
@@ -19,8 +20,12 @@ export interface SillyTavernBackendRecord {
   source: unknown;
   /** Where the request was forwarded, or undefined when refused. */
   target?: string;
+  /** The secret the server would read the provider's key by (a connection profile's `secret-id`). */
+  secretId?: unknown;
   /** The body sent to the provider. */
   forwardedBody?: Record<string, unknown>;
+  /** The `stream` flag of the page's (or Retinue's) request. */
+  stream?: unknown;
   refusedWith?: number;
 }
 
@@ -65,7 +70,11 @@ export async function handleSillyTavernGenerate(options: {
   const forwardedBody: Record<string, unknown> = {};
   for (const field of providerFields) if (payload[field] !== undefined) forwardedBody[field] = payload[field];
   const target = `${baseUrl.replace(/\/$/, '')}/chat/completions`;
-  log.push({ type: payload.type, source, target, forwardedBody });
+  if (isSourceShape(source)) {
+    await answerInSourceShape({ source, payload, forwardedBody, target, response, log });
+    return;
+  }
+  log.push({ type: payload.type, source, target, forwardedBody, ...(payload.secret_id !== undefined ? { secretId: payload.secret_id } : {}) });
 
   const upstreamAbort = new AbortController();
   response.on('close', () => {
@@ -88,6 +97,41 @@ export async function handleSillyTavernGenerate(options: {
     return;
   }
   await pipeUpstream(upstream, response, upstreamAbort.signal);
+}
+
+/** A Claude or Google source: the scripted server's answer, reshaped as SillyTavern sends that source's replies. */
+async function answerInSourceShape(options: {
+  source: SourceShape;
+  payload: Record<string, unknown>;
+  forwardedBody: Record<string, unknown>;
+  target: string;
+  response: ServerResponse;
+  log: SillyTavernBackendRecord[];
+}): Promise<void> {
+  const { source, payload, response } = options;
+  const refusal = sourceRefusal(source, options.forwardedBody);
+  if (refusal) {
+    options.log.push({ type: payload.type, source, stream: payload.stream, refusedWith: 500 });
+    // SillyTavern logs the provider's words on its console and tells the page no more than this.
+    sendJson(response, 500, { error: true, fixtureReason: refusal });
+    return;
+  }
+  const forwardedBody = providerBody(source, options.forwardedBody);
+  options.log.push({ type: payload.type, source, target: options.target, forwardedBody, stream: payload.stream });
+  const upstream = await fetch(options.target, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(forwardedBody) }).catch(
+    () => undefined,
+  );
+  if (!upstream?.ok) {
+    sendJson(response, 500, { error: true });
+    return;
+  }
+  const completion: unknown = await upstream.json();
+  if (payload.stream === true) {
+    response.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' });
+    response.end(streamedReply(source, completion));
+    return;
+  }
+  sendJson(response, 200, wholeReply(source, completion));
 }
 
 async function providerErrorMessage(upstream: Response): Promise<string> {

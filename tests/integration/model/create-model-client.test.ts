@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { CancelledError, ProviderError } from '../../../src/errors';
 import { createModelClient, type ModelClientOptions } from '../../../src/model/create-model-client';
 import type { ModelCallRetry, ModelTarget } from '../../../src/model/model-client';
+import { loadTokenCounter, promptTokens } from '../../../src/model/token-estimate';
 import { toToolDefinition } from '../../../src/model/tool-protocol';
 import { z } from 'zod';
 import { peakOverlap, startScriptedModelServer, type ScriptedModelServer } from '../../support/scripted-model-server';
@@ -112,12 +113,15 @@ describe('createModelClient against the scripted server', () => {
     expect(relayed).toEqual([`POST ${server.baseURL}/chat/completions`]);
   });
 
-  test('usage is zero when the provider sends none', async () => {
+  test('usage the provider does not send is estimated from what was sent and answered, and marked so', async () => {
     server.script(() => ({ content: 'No usage here.', omitUsage: true }));
 
     const actual = await createModelClient(target()).call({ messages: userMessage, signal: new AbortController().signal });
 
-    expect(actual.usage).toEqual({ promptTokens: 0, completionTokens: 0, totalTokens: 0 });
+    const count = await loadTokenCounter();
+    const prompt = promptTokens(count, userMessage);
+    const completion = count('No usage here.');
+    expect(actual.usage).toEqual({ promptTokens: prompt, completionTokens: completion, totalTokens: prompt + completion, estimated: true });
   });
 
   test('429 with Retry-After waits at least that long, then succeeds', async () => {

@@ -305,9 +305,9 @@ describe('a chat turn from the page', () => {
     const response = await page.fetch(`${new URL(server.baseURL).origin}/api/backends/chat-completions/generate`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ type: 'normal', messages: chat, stream: false, chat_completion_source: 'claude' }),
+      body: JSON.stringify({ type: 'normal', messages: chat, stream: false, chat_completion_source: 'cohere' }),
     });
-    expect(notices).toEqual([{ code: 'unsupported-source', messageKey: 'page_notice_unsupported_source', substitutions: ['claude'] }]);
+    expect(notices).toEqual([{ code: 'unsupported-source', messageKey: 'page_notice_unsupported_source', substitutions: ['cohere'] }]);
     // The scripted server has no SillyTavern route: its own 404 proves the request reached it untouched.
     expect(response.status).toBe(404);
     expect(await response.text()).toContain('No route POST /api/backends/chat-completions/generate');

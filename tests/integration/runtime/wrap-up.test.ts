@@ -29,7 +29,7 @@ test('a child at its round cap gets one last call offering only task_return, and
   const wrapUp = criticRequests[2];
   expect(wrapUp?.toolNames).toEqual(['task_return']);
   expect(wrapUp?.body.tool_choice).toEqual({ type: 'function', function: { name: 'task_return' } });
-  expect(wrapUp?.lastMessageText).toContain('You have reached the limit of rounds or tool calls');
+  expect(wrapUp?.lastMessageText).toContain('You have reached the limit of rounds, tool calls or tokens');
   const { task, capsule } = await criticCapsule(actual.run.id);
   expect(task).toMatchObject({ status: 'completed', resultStatus: 'partial' });
   expect(capsule.status).toBe('partial');

@@ -56,7 +56,12 @@ describe('SillyTavern adapter', () => {
     expect(actual.kind).toBe('run');
   });
 
-  test.each(['claude', 'makersuite', 'vertexai', 'cohere'])('source %s passes through with a notice', (source) => {
+  test.each(['claude', 'makersuite', 'vertexai'])('source %s, which Retinue speaks in its own shapes, becomes a run', (source) => {
+    const actual = sillyTavernAdapter.readRequest({ type: 'normal', messages, stream: true, chat_completion_source: source });
+    expect(actual.kind === 'run' && actual.stream).toBe(true);
+  });
+
+  test.each(['cohere', 'ai21'])('source %s passes through with a notice', (source) => {
     const actual = sillyTavernAdapter.readRequest({ type: 'normal', messages, chat_completion_source: source });
     expect(actual).toEqual({
       kind: 'pass-through',

@@ -79,7 +79,7 @@ describe('importing a settings document', () => {
     const [error] = errorsOf(document);
 
     expect(error?.path).toBe('profiles[1].model.binding');
-    expect(error?.message).toBe('profiles[1].model.binding: "remote" is not a known value; use one of "host", "connection".');
+    expect(error?.message).toBe('profiles[1].model.binding: "remote" is not a known value; use one of "host", "hostProfile", "connection".');
   });
 
   test('an unknown tool in an allow-list is named with the tools that exist', () => {

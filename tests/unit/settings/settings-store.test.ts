@@ -27,7 +27,7 @@ describe('settings in browser.storage.local', () => {
       connections: [],
       profiles: [],
       sites: [],
-      defaults: { rootProfileId: 'root', maxRunningChildren: 3, maxTasksPerRun: 8, awaitTimeoutMs: 120_000, retentionDays: 30 },
+      defaults: { rootProfileId: 'root', maxRunningChildren: 3, maxTasksPerRun: 8, awaitTimeoutMs: 120_000, retentionDays: 30, replyDeadlineMs: 0 },
     });
   });
 

@@ -2,14 +2,14 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from 'vitest';
 import { resultCapsuleSchema } from '../../../src/records/capsule';
-import { agentInvocationSchema } from '../../../src/records/invocation';
-import { journalEventSchema } from '../../../src/records/journal';
-import { agentRunSchema } from '../../../src/records/run';
-import { agentTaskRecordSchema } from '../../../src/records/task';
-import { workspaceFileSchema } from '../../../src/records/workspace-file';
+import { agentInvocationSchema, type AgentInvocation } from '../../../src/records/invocation';
+import { journalEventSchema, type JournalEvent } from '../../../src/records/journal';
+import { agentRunSchema, type AgentRun } from '../../../src/records/run';
+import { agentTaskRecordSchema, type AgentTaskRecord } from '../../../src/records/task';
+import { workspaceFileSchema, type WorkspaceFile } from '../../../src/records/workspace-file';
 import { openRunStore } from '../../../src/store/idb-run-store';
-import { openRunStoreDatabase } from '../../../src/store/open-database';
 import { uniqueDatabaseName } from '../../support/record-builders';
+import { writeVersion1Database } from '../../support/version-1-database';
 
 function fixture(name: string): unknown {
   const url = new URL(`../../fixtures/records/v1/${name}.json`, import.meta.url);
@@ -32,14 +32,13 @@ test.each([
 
 test('version-1 records written straight into a version-1 database load through the store', async () => {
   const name = uniqueDatabaseName();
-  const database = await openRunStoreDatabase(indexedDB, name);
-  // As store version 1 keeps them: invocations and tasks carry their store-private order number.
-  await database.put('runs', fixture('run') as never);
-  await database.put('invocations', { ...(fixture('invocation') as object), storeOrder: 1 } as never);
-  await database.put('tasks', { ...(fixture('task') as object), storeOrder: 1 } as never);
-  await database.put('journal', fixture('journal-event') as never);
-  await database.put('files', fixture('workspace-file') as never);
-  database.close();
+  await writeVersion1Database(indexedDB, name, {
+    runs: [fixture('run') as AgentRun],
+    invocations: [fixture('invocation') as AgentInvocation],
+    tasks: [fixture('task') as AgentTaskRecord],
+    journal: [fixture('journal-event') as JournalEvent],
+    files: [fixture('workspace-file') as WorkspaceFile],
+  });
 
   const store = await openRunStore({ name });
   try {

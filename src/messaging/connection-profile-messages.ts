@@ -1,0 +1,48 @@
+import { z } from 'zod';
+
+/**
+ * SillyTavern connection profiles as Retinue sees them: what the page hook reads from the page, what
+ * the bridge passes on, and what the options page asks for. Only names, sources and models (no ids,
+ * server URLs, secret ids or proxies): the bridge keeps only what it needs (DESIGN.md §10).
+ */
+
+/** The most profiles one answer carries; a page with more lists the first ones. */
+export const MAX_LISTED_PROFILES = 200;
+
+/** Why a page could not call through a SillyTavern connection profile. */
+export const profileRefusalSchema = z.enum([
+  'connection-manager-unavailable',
+  'profile-missing',
+  'profile-not-chat-completion',
+  'profile-source-unsupported',
+  'profile-proxy-preset',
+]);
+
+/** A Chat Completion source name as SillyTavern spells them (`openai`, `azure_openai`, ...). */
+export const profileSourceSchema = z.string().max(64).regex(/^[a-z0-9_-]+$/i);
+
+export const connectionProfileSummarySchema = z.strictObject({
+  name: z.string().min(1).max(100),
+  source: profileSourceSchema.optional(),
+  model: z.string().max(200).optional(),
+  /** Absent when a helper can run on it. */
+  refusal: profileRefusalSchema.optional(),
+});
+export type ConnectionProfileSummaryMessage = z.infer<typeof connectionProfileSummarySchema>;
+
+/** `null`: the page has no Connection Manager (not SillyTavern, or the extension is off). */
+export const connectionProfileListSchema = z.array(connectionProfileSummarySchema).max(MAX_LISTED_PROFILES).nullable();
+
+/** What an extension page sends a tab's bridge to learn that page's connection profiles. */
+export const connectionProfilesRequestSchema = z.strictObject({ type: z.literal('connection-profiles-request') });
+export type ConnectionProfilesRequest = z.infer<typeof connectionProfilesRequestSchema>;
+
+/** The bridge's answer: the profiles, or why there are none to show. */
+export const connectionProfilesAnswerSchema = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('profiles'), profiles: z.array(connectionProfileSummarySchema).max(MAX_LISTED_PROFILES) }),
+  /** The page is not SillyTavern, or its Connection Manager is off. */
+  z.strictObject({ kind: z.literal('no-connection-manager') }),
+  /** Retinue's page hook did not answer (the page is still loading, or Retinue is off for it). */
+  z.strictObject({ kind: z.literal('no-answer') }),
+]);
+export type ConnectionProfilesAnswer = z.infer<typeof connectionProfilesAnswerSchema>;

@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import type { JournalEvent } from '../../records/journal';
+import { journalUsageSchema } from './run-cost';
+
+const callStartSchema = z.looseObject({ round: z.number().optional(), model: z.string().optional() });
+const callEndSchema = z.looseObject({ round: z.number().optional(), usage: journalUsageSchema.optional() });
+const taskStartSchema = z.looseObject({ workspaceKey: z.string().optional() });
+const tokenCapSchema = z.looseObject({ cap: z.number().nonnegative(), totalTokens: z.number().nonnegative() });
+
+/** What one task (or the root: `taskName` undefined) spent on one model. */
+export interface TaskCost {
+  /** The task's name (`scene-critic`), or undefined for the root. */
+  taskName: string | undefined;
+  model: string;
+  calls: number;
+  tokensIn: number;
+  tokensOut: number;
+  /** Calls whose counts are Retinue's estimate. */
+  estimatedCalls: number;
+  /** Calls that reported no usage and have no estimate. */
+  unreportedCalls: number;
+}
+
+/**
+ * Tokens per task and model, from the run's journal: the root first, then each task in the order
+ * its first call finished. A failed call (no usage) is not counted.
+ */
+export function summariseTaskCost(journal: readonly JournalEvent[]): TaskCost[] {
+  const names = new Map<string, string>();
+  const models = new Map<string, string>();
+  const costs = new Map<string, TaskCost>();
+  for (const event of journal) {
+    const callKey = `${event.invocationId ?? ''}#${String(event.data.round ?? '')}`;
+    if (event.type === 'task-start' && event.taskId) {
+      const name = taskStartSchema.safeParse(event.data).data?.workspaceKey;
+      if (name) names.set(event.taskId, name);
+    } else if (event.type === 'model-call-start') {
+      models.set(callKey, callStartSchema.safeParse(event.data).data?.model ?? '?');
+    } else if (event.type === 'model-call-end') {
+      const usage = callEndSchema.safeParse(event.data).data?.usage;
+      if (!usage) continue;
+      const model = models.get(callKey) ?? '?';
+      const key = `${event.taskId ?? ''}|${model}`;
+      const cost = costs.get(key) ?? { taskName: event.taskId, model, calls: 0, tokensIn: 0, tokensOut: 0, estimatedCalls: 0, unreportedCalls: 0 };
+      cost.calls += 1;
+      cost.tokensIn += usage.promptTokens;
+      cost.tokensOut += usage.completionTokens;
+      if (usage.estimated === true) cost.estimatedCalls += 1;
+      else if (usage.promptTokens + usage.completionTokens === 0) cost.unreportedCalls += 1;
+      costs.set(key, cost);
+    }
+  }
+  const all = [...costs.values()].map((cost) => ({ ...cost, taskName: cost.taskName === undefined ? undefined : (names.get(cost.taskName) ?? cost.taskName) }));
+  return [...all.filter((cost) => cost.taskName === undefined), ...all.filter((cost) => cost.taskName !== undefined)];
+}
+
+/** The run's spend cap, once the journal says it was reached. */
+export function tokenCapReached(journal: readonly JournalEvent[]): { cap: number; totalTokens: number } | undefined {
+  const event = journal.find((candidate) => candidate.type === 'token-cap-reached');
+  const parsed = event ? tokenCapSchema.safeParse(event.data) : undefined;
+  return parsed?.success ? { cap: parsed.data.cap, totalTokens: parsed.data.totalTokens } : undefined;
+}

@@ -1,0 +1,33 @@
+import { expect, test } from 'vitest';
+import { readSillyTavernChat } from '../../../src/page-hook/sillytavern-chat';
+import { chatIdentityOf } from '../../../src/runtime/chat-identity';
+import { pageToBridgeMessageSchema } from '../../../src/messaging/page-messages';
+
+const page = (context: unknown) => ({ SillyTavern: { getContext: () => context } });
+const chat = [{ mes: 'Hello.', swipe_id: 0 }, { mes: 'Hi.' }, { mes: 'Welcome back.', swipe_id: 2 }];
+
+test('a new message is written at the end of the open chat; a swipe redoes the last one with its swipe id', () => {
+  expect(readSillyTavernChat(page({ chatId: 'Mira - 2026-11-30', chat }), 'normal')).toEqual({ conversationId: 'Mira - 2026-11-30', messageIndex: 3 });
+  expect(readSillyTavernChat(page({ chatId: 'Mira - 2026-11-30', chat }), 'swipe')).toEqual({ conversationId: 'Mira - 2026-11-30', messageIndex: 2, swipeId: 2 });
+});
+
+test('a page without SillyTavern, or with a context that throws or has no chat id, names no conversation', () => {
+  expect(readSillyTavernChat({}, 'normal')).toBeUndefined();
+  expect(readSillyTavernChat({ SillyTavern: { getContext: () => { throw new Error('not ready'); } } }, 'normal')).toBeUndefined();
+  expect(readSillyTavernChat(page({ chat }), 'normal')).toBeUndefined();
+});
+
+test('a chat identity from the page that does not parse is left out, and the turn still goes through', () => {
+  const parsed = pageToBridgeMessageSchema.parse({ type: 'run-start', requestId: 'r1', adapter: 'sillytavern', body: {}, chat: { conversationId: '', messageIndex: -1 } });
+  expect(parsed).toEqual({ type: 'run-start', requestId: 'r1', adapter: 'sillytavern', body: {} });
+});
+
+test('the hashed identity: the same opening is the same conversation; the history key changes with any earlier message', () => {
+  const turn = { messages: [{ role: 'system' as const, content: 'Lore at 10:00' }, { role: 'user' as const, content: 'Hi' }, { role: 'assistant' as const, content: 'Hello' }, { role: 'user' as const, content: 'Go on' }] };
+  const later = { messages: [{ role: 'system' as const, content: 'Lore at 10:05' }, ...turn.messages.slice(1), { role: 'assistant' as const, content: 'So...' }, { role: 'user' as const, content: 'And?' }] };
+  const edited = { messages: turn.messages.map((message, index) => (index === 2 ? { ...message, content: 'Hey' } : message)) };
+  expect(chatIdentityOf(later, undefined).conversationId).toBe(chatIdentityOf(turn, undefined).conversationId);
+  expect(chatIdentityOf({ messages: [...turn.messages, { role: 'assistant', content: 'draft' }] }, undefined).historyKey).toBe(chatIdentityOf(turn, undefined).historyKey);
+  expect(chatIdentityOf(edited, undefined).historyKey).not.toBe(chatIdentityOf(turn, undefined).historyKey);
+  expect(chatIdentityOf(turn, { conversationId: 'c1' })).toEqual({ conversationId: 'c1', historyKey: chatIdentityOf(turn, undefined).historyKey });
+});
