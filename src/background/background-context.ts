@@ -7,6 +7,7 @@ import type { Settings } from '../settings/schema';
 import { loadSettings, onSettingsChanged } from '../settings/settings-store';
 import { openRunStore } from '../store/idb-run-store';
 import type { RunStore } from '../store/run-store';
+import { createBackgroundKeepAlive, type BackgroundKeepAlive } from './background-keep-alive';
 import { createRunClaims, type RunClaims } from './run-claims';
 
 /** The old runtimes kept reachable for cancel actions while their runs finish. */
@@ -28,6 +29,8 @@ export interface BackgroundContext {
   reviewTask(runId: string, taskId: string, decision: ReviewDecision): Promise<ReviewOutcome>;
   /** Resume or interrupt: who decides about the runs left `running` when this background started. */
   runClaims: RunClaims;
+  /** Holds the background awake while a run (or anything still working for one) is in flight. */
+  keepAlive: BackgroundKeepAlive;
 }
 
 export interface BackgroundContextOptions {
@@ -36,6 +39,7 @@ export interface BackgroundContextOptions {
   /** Subscribes to settings changes; returns the unsubscribe function. */
   watchSettings?: (listener: (settings: Settings) => void) => () => void;
   createRuntime?: typeof createAgentRuntime;
+  keepAlive?: BackgroundKeepAlive;
 }
 
 /**
@@ -85,6 +89,7 @@ export function createBackgroundContext(options: BackgroundContextOptions = {}):
       };
     },
     runClaims: createRunClaims(),
+    keepAlive: options.keepAlive ?? createBackgroundKeepAlive(),
   };
 }
 

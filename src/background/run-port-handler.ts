@@ -22,6 +22,7 @@ import type { ReplyStreamEvent } from '../runtime/reply-stream';
 import type { Settings } from '../settings/schema';
 import { findSite, isSiteSwitchedOn, replyDeadlineMsFor, rootProfileIdFor } from '../settings/site-settings';
 import type { BackgroundContext } from './background-context';
+import { whileHeld } from './background-keep-alive';
 import type { RunRateLimit } from './run-rate-limit';
 import { pageAnswerForCrash, pageAnswerForInterruptedRun, pageAnswerForRun, pageAnswerForUnreadableRequest } from './page-error-text';
 
@@ -127,7 +128,9 @@ export function serveRunPort(port: RunServicePort, dependencies: RunPortDependen
         const minutes = Math.max(1, Math.round(timeoutMs / 60_000));
         fallBackToPageModel({ code: 'limit-root-timeout', reason: `The turn ran past Retinue's limit of ${minutes} minutes for one reply.` });
       }, timeoutMs);
-      void begin(message, relay)
+      // The browser would unload an idle background mid-run (Firefox even with the port open): hold it.
+      const pageFetch = relay;
+      void whileHeld(dependencies.context.keepAlive, () => begin(message, pageFetch))
         .catch((error: unknown) => {
           runUnderway = false;
           const fallback = fallbackForError(error instanceof RetinueError ? error : new HostContractError('unexpected-error', String(error)));

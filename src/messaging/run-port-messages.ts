@@ -5,7 +5,11 @@ import { HOST_CALL_CHUNK_MAX_CHARS } from './page-messages';
 
 /** The name of the `runtime.Port` the bridge opens to the background for one run. */
 export const RUN_PORT_NAME = 'retinue-run';
-/** The bridge sends `keep-alive` this often while a run works (service workers idle out after 30 s). */
+/**
+ * The bridge sends `keep-alive` this often while a run works: Chrome's service worker counts port
+ * messages as activity, Firefox's event page does not. What holds the background in both browsers is its
+ * own heartbeat (`src/background/background-keep-alive.ts`).
+ */
 export const KEEP_ALIVE_INTERVAL_MS = 15_000;
 
 const callId = z.string().min(1).max(64);

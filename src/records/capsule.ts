@@ -24,3 +24,17 @@ export const resultCapsuleSchema = z.object({
   createdAt: z.number(),
 });
 export type ResultCapsule = z.infer<typeof resultCapsuleSchema>;
+
+/** A stored capsule file's text read back: the capsule, or why it is none (each reader decides what that means). */
+export type StoredCapsuleReading = { ok: true; capsule: ResultCapsule } | { ok: false; problem: 'not-json' | 'invalid' };
+
+export function readStoredCapsule(text: string): StoredCapsuleReading {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { ok: false, problem: 'not-json' };
+  }
+  const parsed = resultCapsuleSchema.safeParse(value);
+  return parsed.success ? { ok: true, capsule: parsed.data } : { ok: false, problem: 'invalid' };
+}

@@ -1,6 +1,6 @@
 import { HostContractError } from '../errors';
 import type { ChatIdentity } from '../records/chat-identity';
-import { resultCapsuleSchema, type ResultCapsule } from '../records/capsule';
+import { readStoredCapsule, type ResultCapsule } from '../records/capsule';
 import type { AgentRun } from '../records/run';
 import type { AgentTaskRecord } from '../records/task';
 import type { RunStore } from '../store/run-store';
@@ -32,12 +32,10 @@ async function readCapsule(store: RunStore, task: AgentTaskRecord): Promise<Resu
   if (!task.resultRef) return undefined;
   const file = await store.readFile(task.runId, task.resultRef);
   if (!file) return undefined;
-  try {
-    const parsed = resultCapsuleSchema.safeParse(JSON.parse(file.content));
-    return parsed.success ? parsed.data : undefined;
-  } catch (error) {
-    throw new HostContractError('capsule-unreadable', `The stored result ${task.resultRef} is not valid JSON.`, { cause: error });
-  }
+  const reading = readStoredCapsule(file.content);
+  if (reading.ok) return reading.capsule;
+  if (reading.problem === 'not-json') throw new HostContractError('capsule-unreadable', `The stored result ${task.resultRef} is not valid JSON.`);
+  return undefined;
 }
 
 /**

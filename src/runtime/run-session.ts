@@ -1,6 +1,6 @@
 import { ConfigurationError, HostContractError, type RetinueError } from '../errors';
 import type { PromptSnapshot } from '../hosts/prompt-snapshot';
-import { resultCapsuleSchema, type ResultCapsule } from '../records/capsule';
+import { readStoredCapsule, type ResultCapsule } from '../records/capsule';
 import type { AgentRun } from '../records/run';
 import type { AgentTaskRecord } from '../records/task';
 import { addUsage, type Usage } from '../records/usage';
@@ -147,16 +147,11 @@ export class RunSession {
     if (known || !task.resultRef) return known;
     const text = await this.workspace.readText(task.resultRef);
     if (text === undefined) return undefined;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch (error) {
-      throw new HostContractError('capsule-unreadable', `The stored result ${task.resultRef} is not valid JSON.`, { cause: error });
-    }
-    const result = resultCapsuleSchema.safeParse(parsed);
-    if (!result.success) throw new HostContractError('capsule-invalid', `The stored result ${task.resultRef} does not match its schema.`);
-    this.capsules.set(task.id, result.data);
-    return result.data;
+    const reading = readStoredCapsule(text);
+    if (!reading.ok && reading.problem === 'not-json') throw new HostContractError('capsule-unreadable', `The stored result ${task.resultRef} is not valid JSON.`);
+    if (!reading.ok) throw new HostContractError('capsule-invalid', `The stored result ${task.resultRef} does not match its schema.`);
+    this.capsules.set(task.id, reading.capsule);
+    return reading.capsule;
   }
 
   /** Adds a model call's usage to the run's total (saved with the run record). */

@@ -139,7 +139,8 @@ describe('the store zips (npm run zip)', () => {
       const manifest = JSON.parse(readZipEntry(path.join(storeDirectory, zip), 'manifest.json').toString('utf8')) as Manifest;
       expect(manifest, zip).not.toHaveProperty('key');
       const scripts = entries.filter((entry) => entry.endsWith('.js'));
-      for (const script of scripts) expect(readZipEntry(path.join(storeDirectory, zip), script).toString('utf8'), `${zip}: ${script}`).not.toContain('sourceMappingURL');
+      // The comment that points at a map, not the bare word (the tokenizer's vocabulary holds it as a token).
+      for (const script of scripts) expect(readZipEntry(path.join(storeDirectory, zip), script).toString('utf8'), `${zip}: ${script}`).not.toMatch(/^\/\/[#@] sourceMappingURL=/m);
     }
   });
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { BACKGROUND_HEARTBEAT_MS } from '../../src/background/background-keep-alive';
 import { builtInProfiles } from '../../src/profiles/built-in-profiles';
 import type { SettingsInput } from '../../src/settings/schema';
 import type { ScriptedRequest } from '../support/scripted-model-server';
@@ -9,12 +10,15 @@ import { readIndexedDb, readRunStore, readStorage, writeSettings } from './suppo
 
 /**
  * Firefox has no service worker to stop: its MV3 background is an event page, which Firefox unloads
- * once it has been idle for `extensions.background.idle.timeout` (30 s by default), model calls in
- * flight or not. With that preference at a few seconds, one slow model call makes Firefox unload the
- * background mid-run, as it would a real one; the page's bridge reconnects, which starts the
- * background again, and the run resumes from the store.
+ * once it has been idle for `extensions.background.idle.timeout` (30 s by default). While a run works
+ * the background's keep-alive makes an extension API call every `BACKGROUND_HEARTBEAT_MS` (5 s), which
+ * resets that timer; with the preference below the heartbeat interval, Firefox unloads the background
+ * between two heartbeats during one slow model call, as a crash would. The page's bridge reconnects,
+ * which starts the background again, and the run resumes from the store. keep-alive-firefox.test.ts
+ * checks the other side: with the timeout above the heartbeat, a longer call is never cut.
  */
 const IDLE_TIMEOUT_MS = 3_000;
+if (IDLE_TIMEOUT_MS >= BACKGROUND_HEARTBEAT_MS) throw new Error('The idle timeout must be shorter than the heartbeat, or nothing unloads the background.');
 /** Longer than the idle timeout: the background is unloaded while this call is in flight. */
 const SLOW_CALL_MS = 8_000;
 

@@ -131,12 +131,12 @@ describe('Chromium: the side panel', () => {
   test('a SillyTavern turn Retinue let pass shows up as a notice about the site, which can be dismissed', async () => {
     model.queue(() => true, { content: 'Straight from the page model.' });
     const page = await chromium.context.newPage();
-    await page.goto(fixtures.pageUrl('/sillytavern/', { source: 'claude' }));
+    await page.goto(fixtures.pageUrl('/sillytavern/', { source: 'cohere' }));
     await waitForFixtureReady(page);
     const turn = await sendFixtureMessage(page, 'Mara lights the lamp.');
     await page.close();
 
-    const notice = panel.getByRole('region', { name: 'Notices about this site' }).getByText(/SillyTavern's source "claude"/);
+    const notice = panel.getByRole('region', { name: 'Notices about this site' }).getByText(/SillyTavern's source "cohere"/);
     await notice.waitFor();
     await saveScreenshot(panel, 'side-panel-page-notice-chromium');
     await panel.getByRole('button', { name: 'Dismiss this notice' }).click();

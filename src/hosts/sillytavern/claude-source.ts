@@ -8,12 +8,12 @@
  *   `choices`, and Claude's own content blocks (`text`, `thinking`, `tool_use`) in `content`;
  * - a streamed answer the page reads is Claude's events: `delta.text`, and `delta.thinking` as reasoning.
  */
-import type { ChatCompletionAssistantMessageParam, ChatCompletionMessageFunctionToolCall } from 'openai/resources/chat/completions';
+import type { ChatCompletionMessageFunctionToolCall } from 'openai/resources/chat/completions';
 import { z } from 'zod';
 import type { CompletionBodyOutcome } from '../../model/completion-body';
 import type { ModelCallResult, WholeReplyProtocol } from '../../model/model-client';
 import { sseEvent, type PageStreamFormat } from '../page-stream-format';
-import { fixToolCallArguments, parseReplyJson, readFailure } from './source-reply';
+import { fixToolCallArguments, parseReplyJson, readFailure, turnOfBlocks } from './source-reply';
 
 const MAX_BLOCKS = 1_000;
 
@@ -76,18 +76,7 @@ export function claudeTurnOf(reply: ClaudeReply): ModelCallResult {
       toolCalls.push({ id: toolUse.data.id, type: 'function', function: { name: toolUse.data.name, arguments: JSON.stringify(toolUse.data.input ?? {}) } });
     }
   }
-  const content = texts.join('');
-  const message: ChatCompletionAssistantMessageParam =
-    toolCalls.length > 0 ? { role: 'assistant', content: content === '' ? null : content, tool_calls: toolCalls } : { role: 'assistant', content };
-  // SillyTavern's wrapper keeps neither Claude's stop reason nor its usage.
-  const result: ModelCallResult = {
-    message,
-    finishReason: toolCalls.length > 0 ? 'tool_calls' : 'stop',
-    usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 },
-  };
-  const reasoning = thoughts.join('\n\n');
-  if (reasoning) result.reasoning = reasoning;
-  return result;
+  return turnOfBlocks(texts.join(''), toolCalls, thoughts);
 }
 
 /** Reads SillyTavern's whole Claude reply text. */

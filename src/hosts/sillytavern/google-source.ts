@@ -8,12 +8,12 @@
  *   a provider failure may come back with status 200 as `{error: {message}}`;
  * - a streamed answer the page reads is Gemini's `candidates[0].content.parts`, `thought` parts as reasoning.
  */
-import type { ChatCompletionAssistantMessageParam, ChatCompletionMessageFunctionToolCall } from 'openai/resources/chat/completions';
+import type { ChatCompletionMessageFunctionToolCall } from 'openai/resources/chat/completions';
 import { z } from 'zod';
 import type { CompletionBodyOutcome } from '../../model/completion-body';
 import type { ModelCallResult, WholeReplyProtocol } from '../../model/model-client';
 import { sseEvent, type PageStreamFormat } from '../page-stream-format';
-import { fixToolCallArguments, parseReplyJson, readFailure } from './source-reply';
+import { fixToolCallArguments, parseReplyJson, readFailure, turnOfBlocks } from './source-reply';
 
 const MAX_PARTS = 1_000;
 
@@ -59,18 +59,7 @@ export function googleTurnOf(reply: GoogleReply): ModelCallResult {
       (part.thought ? thoughts : texts).push(part.text);
     }
   }
-  const content = texts.join('\n\n');
-  const message: ChatCompletionAssistantMessageParam =
-    toolCalls.length > 0 ? { role: 'assistant', content: content === '' ? null : content, tool_calls: toolCalls } : { role: 'assistant', content };
-  // SillyTavern's wrapper keeps neither Gemini's finish reason nor its usage.
-  const result: ModelCallResult = {
-    message,
-    finishReason: toolCalls.length > 0 ? 'tool_calls' : 'stop',
-    usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 },
-  };
-  const reasoning = thoughts.join('\n\n');
-  if (reasoning) result.reasoning = reasoning;
-  return result;
+  return turnOfBlocks(texts.join('\n\n'), toolCalls, thoughts);
 }
 
 /** Reads SillyTavern's whole Google reply text. */

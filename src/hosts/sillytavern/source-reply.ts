@@ -1,9 +1,12 @@
 /**
  * What SillyTavern's Claude and Google source modules share: reading a whole reply's JSON, the
- * error an answer of the wrong shape becomes, and tool-call arguments its server can parse.
+ * error an answer of the wrong shape becomes, the turn a reply's blocks make, and tool-call
+ * arguments its server can parse.
  */
+import type { ChatCompletionAssistantMessageParam, ChatCompletionMessageFunctionToolCall } from 'openai/resources/chat/completions';
 import type { z } from 'zod';
 import type { CompletionBodyOutcome } from '../../model/completion-body';
+import type { ModelCallResult } from '../../model/model-client';
 
 type Failure = Extract<CompletionBodyOutcome, { ok: false }>;
 
@@ -26,6 +29,24 @@ export function readFailure(value: unknown, expected: string, error: z.ZodError)
   const issue = error.issues[0];
   const where = issue ? ` (${issue.path.join('.') || 'the body'}: ${issue.message})` : '';
   return { ok: false, failure: { kind: 'protocol', retryable: false, detail: `${expected}${where}` } };
+}
+
+/**
+ * The turn a source's reply blocks make, read into the OpenAI shape: its text, its tool calls, its
+ * reasoning. SillyTavern's wrapper keeps neither the source's stop reason nor its usage (the model
+ * client estimates the tokens).
+ */
+export function turnOfBlocks(content: string, toolCalls: ChatCompletionMessageFunctionToolCall[], thoughts: string[]): ModelCallResult {
+  const message: ChatCompletionAssistantMessageParam =
+    toolCalls.length > 0 ? { role: 'assistant', content: content === '' ? null : content, tool_calls: toolCalls } : { role: 'assistant', content };
+  const result: ModelCallResult = {
+    message,
+    finishReason: toolCalls.length > 0 ? 'tool_calls' : 'stop',
+    usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 },
+  };
+  const reasoning = thoughts.join('\n\n');
+  if (reasoning) result.reasoning = reasoning;
+  return result;
 }
 
 function errorMessageOf(value: unknown): string | undefined {

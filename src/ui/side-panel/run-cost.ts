@@ -13,8 +13,8 @@ export const journalUsageSchema = z.looseObject({
   estimated: z.boolean().optional(),
 });
 
-const modelCallStartSchema = z.looseObject({ round: z.number().optional(), model: z.string().optional() });
-const modelCallEndSchema = z.looseObject({ round: z.number().optional(), usage: journalUsageSchema.optional() });
+export const modelCallStartSchema = z.looseObject({ round: z.number().optional(), model: z.string().optional() });
+export const modelCallEndSchema = z.looseObject({ round: z.number().optional(), usage: journalUsageSchema.optional() });
 
 /** What one model (by its label) cost in a run. */
 export interface ModelCost {

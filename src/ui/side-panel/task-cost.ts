@@ -1,9 +1,7 @@
 import { z } from 'zod';
 import type { JournalEvent } from '../../records/journal';
-import { journalUsageSchema } from './run-cost';
+import { modelCallEndSchema as callEndSchema, modelCallStartSchema as callStartSchema } from './run-cost';
 
-const callStartSchema = z.looseObject({ round: z.number().optional(), model: z.string().optional() });
-const callEndSchema = z.looseObject({ round: z.number().optional(), usage: journalUsageSchema.optional() });
 const taskStartSchema = z.looseObject({ workspaceKey: z.string().optional() });
 const tokenCapSchema = z.looseObject({ cap: z.number().nonnegative(), totalTokens: z.number().nonnegative() });
 

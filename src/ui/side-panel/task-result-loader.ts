@@ -1,4 +1,4 @@
-import { resultCapsuleSchema, type ResultCapsule } from '../../records/capsule';
+import { readStoredCapsule, type ResultCapsule } from '../../records/capsule';
 import type { AgentTaskRecord } from '../../records/task';
 import type { WorkspaceFile } from '../../records/workspace-file';
 import type { RunStore } from '../../store/run-store';
@@ -34,12 +34,8 @@ export async function readCapsule(store: RunStore, task: AgentTaskRecord): Promi
   if (!task.resultRef) return undefined;
   const file = await store.readFile(task.runId, task.resultRef);
   if (!file) return undefined;
-  try {
-    const parsed = resultCapsuleSchema.safeParse(JSON.parse(file.content));
-    return parsed.success ? parsed.data : undefined;
-  } catch {
-    return undefined;
-  }
+  const reading = readStoredCapsule(file.content);
+  return reading.ok ? reading.capsule : undefined;
 }
 
 /** Everything the side panel shows for a finished (or running) task: its result and its files. */
