@@ -3,15 +3,13 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { createBackgroundContext, type BackgroundContext } from '../../../src/background/background-context';
 import { installRunService } from '../../../src/background/run-service';
 import type { RunServicePort } from '../../../src/background/run-port-handler';
-import { acceptPageHookPorts, servePagePort } from '../../../src/bridge/page-connection';
-import { installPageHook } from '../../../src/page-hook/install-page-hook';
 import { settingsSchema } from '../../../src/settings/schema';
 import { openRunStore } from '../../../src/store/idb-run-store';
 import type { HostNotice } from '../../../src/hosts/host-adapter';
 import { FakePageWindow } from '../../support/fake-page-window';
-import { createPortPair } from '../../support/in-memory-run-ports';
 import { uniqueDatabaseName } from '../../support/record-builders';
 import { startScriptedModelServer, type ScriptedModelServer, type ScriptedRequest } from '../../support/scripted-model-server';
+import { wirePageToBackground, type PortPair } from './page-bridge-wiring';
 import { pageChainSettings } from './page-chain-settings';
 
 /**
@@ -36,7 +34,7 @@ let page: FakePageWindow;
 let context: BackgroundContext;
 let notices: HostNotice[];
 let portListeners: ((port: RunServicePort) => void)[];
-let portPairs: ReturnType<typeof createPortPair>[];
+let portPairs: PortPair[];
 let storeName: string;
 let settings: ReturnType<typeof settingsSchema.parse>;
 
@@ -63,19 +61,7 @@ beforeEach(async () => {
   portPairs = [];
   context = startBackground();
   page = new FakePageWindow(globalThis.fetch, `${pageOrigin}/chat.html`);
-  installPageHook(page as unknown as Window & typeof globalThis);
-  acceptPageHookPorts(page as unknown as Window, (port) =>
-    servePagePort(port, {
-      isSiteOn: async () => true,
-      openRunPort: () => {
-        const pair = createPortPair({ url: page.location.href, tab: { id: 1 } });
-        portPairs.push(pair);
-        portListeners.forEach((listener) => listener(pair.backgroundEnd));
-        return pair.bridgeEnd;
-      },
-      describeLostBackground: () => 'Retinue stopped.',
-    }),
-  );
+  wirePageToBackground(page, portListeners, (pair) => portPairs.push(pair));
 });
 
 afterEach(async () => {

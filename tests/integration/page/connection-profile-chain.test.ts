@@ -3,14 +3,12 @@ import { afterEach, beforeEach, expect, test } from 'vitest';
 import { createBackgroundContext, type BackgroundContext } from '../../../src/background/background-context';
 import { installRunService } from '../../../src/background/run-service';
 import type { RunServicePort } from '../../../src/background/run-port-handler';
-import { acceptPageHookPorts, servePagePort } from '../../../src/bridge/page-connection';
-import { installPageHook } from '../../../src/page-hook/install-page-hook';
 import { settingsSchema, type Settings } from '../../../src/settings/schema';
 import { openRunStore } from '../../../src/store/idb-run-store';
 import { FakePageWindow } from '../../support/fake-page-window';
-import { createPortPair } from '../../support/in-memory-run-ports';
 import { uniqueDatabaseName } from '../../support/record-builders';
 import { startScriptedModelServer, type ScriptedModelServer, type ScriptedRequest } from '../../support/scripted-model-server';
+import { wirePageToBackground } from './page-bridge-wiring';
 import { pageChainSettings } from './page-chain-settings';
 
 /**
@@ -64,18 +62,7 @@ beforeEach(async () => {
   installRunService({ context, connections: { addListener: (listener) => void listeners.push(listener) }, recordNotice: () => undefined, clientOptions: { maxRetries: 0 } });
   page = new FakePageWindow(globalThis.fetch, `${pageOrigin}/chat.html`);
   giveThePageConnectionProfiles(page);
-  installPageHook(page as unknown as Window & typeof globalThis);
-  acceptPageHookPorts(page as unknown as Window, (port) =>
-    servePagePort(port, {
-      isSiteOn: async () => true,
-      openRunPort: () => {
-        const pair = createPortPair({ url: page.location.href, tab: { id: 1 } });
-        listeners.forEach((listener) => listener(pair.backgroundEnd));
-        return pair.bridgeEnd;
-      },
-      describeLostBackground: () => 'Retinue stopped.',
-    }),
-  );
+  wirePageToBackground(page, listeners);
 });
 
 afterEach(async () => {

@@ -3,17 +3,15 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { createBackgroundContext, type BackgroundContext } from '../../../src/background/background-context';
 import type { RunServicePort } from '../../../src/background/run-port-handler';
 import { installRunService } from '../../../src/background/run-service';
-import { acceptPageHookPorts, servePagePort } from '../../../src/bridge/page-connection';
 import type { HostNotice } from '../../../src/hosts/host-adapter';
-import { installPageHook } from '../../../src/page-hook/install-page-hook';
 import type { AgentRun } from '../../../src/records/run';
 import { settingsSchema } from '../../../src/settings/schema';
 import { openRunStore } from '../../../src/store/idb-run-store';
 import type { RunStore } from '../../../src/store/run-store';
 import { FakePageWindow } from '../../support/fake-page-window';
-import { createPortPair } from '../../support/in-memory-run-ports';
 import { uniqueDatabaseName } from '../../support/record-builders';
 import { startScriptedModelServer, type ScriptedModelServer, type ScriptedRequest } from '../../support/scripted-model-server';
+import { wirePageToBackground } from './page-bridge-wiring';
 import { pageChainSettings } from './page-chain-settings';
 
 /**
@@ -65,18 +63,7 @@ beforeEach(async () => {
     clientOptions: { maxRetries: 1, baseDelayMs: 1, maxDelayMs: 2 },
   });
   page = new FakePageWindow(globalThis.fetch, `${pageOrigin}/chat.html`);
-  installPageHook(page as unknown as Window & typeof globalThis);
-  acceptPageHookPorts(page as unknown as Window, (port) =>
-    servePagePort(port, {
-      isSiteOn: async () => true,
-      openRunPort: () => {
-        const pair = createPortPair({ url: page.location.href, tab: { id: 1 } });
-        listeners.forEach((listener) => listener(pair.backgroundEnd));
-        return pair.bridgeEnd;
-      },
-      describeLostBackground: () => 'Retinue stopped.',
-    }),
-  );
+  wirePageToBackground(page, listeners);
   server.script((request) => (isPageOwn(request) ? { content: PLAIN_REPLY } : undefined));
 });
 
