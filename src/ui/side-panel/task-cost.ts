@@ -1,22 +1,14 @@
 import { z } from 'zod';
 import type { JournalEvent } from '../../records/journal';
-import { modelCallEndSchema as callEndSchema, modelCallStartSchema as callStartSchema } from './run-cost';
+import { modelCallEndSchema as callEndSchema, modelCallStartSchema as callStartSchema, type ModelCost } from './run-cost';
 
 const taskStartSchema = z.looseObject({ workspaceKey: z.string().optional() });
 const tokenCapSchema = z.looseObject({ cap: z.number().nonnegative(), totalTokens: z.number().nonnegative() });
 
-/** What one task (or the root: `taskName` undefined) spent on one model. */
-export interface TaskCost {
+/** What one task (or the root: `taskName` undefined) spent on one model: a model's cost without the time. */
+export interface TaskCost extends Omit<ModelCost, 'callMilliseconds'> {
   /** The task's name (`scene-critic`), or undefined for the root. */
   taskName: string | undefined;
-  model: string;
-  calls: number;
-  tokensIn: number;
-  tokensOut: number;
-  /** Calls whose counts are Retinue's estimate. */
-  estimatedCalls: number;
-  /** Calls that reported no usage and have no estimate. */
-  unreportedCalls: number;
 }
 
 /**
