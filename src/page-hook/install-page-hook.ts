@@ -7,6 +7,7 @@ import { connectToBridge } from './bridge-channel';
 import { parseJson, readBodyText, readFetchArguments, type FetchArguments } from './fetch-arguments';
 import { performHostCall } from './host-call';
 import { continueStreamWith } from './page-response-continuation';
+import { readChatFromAddress } from './address-chat';
 import { readSillyTavernChat } from './sillytavern-chat';
 
 /** How long a chat turn waits for the bridge before it goes to the page's server untouched. */
@@ -130,7 +131,8 @@ export function installPageHook(target: Window & typeof globalThis): void {
           channel.send({ type: 'run-abort', requestId });
           entry.fail(abortReason(signal));
         });
-        const chat = adapter === 'sillytavern' ? readSillyTavernChat(target, body['type']) : undefined;
+        // The page's own ids, else a chat route in its address at the time of the request.
+        const chat = (adapter === 'sillytavern' ? readSillyTavernChat(target, body['type']) : undefined) ?? readChatFromAddress(target.location.href);
         channel.send({ type: 'run-start', requestId, adapter, body, ...(chat ? { chat } : {}) });
       });
     });

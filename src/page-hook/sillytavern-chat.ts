@@ -9,6 +9,7 @@ export interface PageChatIdentityFields {
   conversationId: string;
   messageIndex?: number;
   swipeId?: number;
+  basis?: 'page' | 'url';
 }
 
 interface SillyTavernContextLike {

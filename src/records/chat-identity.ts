@@ -1,16 +1,30 @@
 import { z } from 'zod';
 
 /**
- * Which conversation and message a run belongs to. On SillyTavern the page hook reads the chat id,
- * message index and swipe id from the page at the time of the request; elsewhere the conversation
- * is a hash of its first messages. `historyKey` is a hash of the history up to the last user
- * message: two runs with the same key answer the same message (a swipe or a regenerate).
+ * How sure a run's identity is: `page` (the page names its chat and message: SillyTavern's ids, the
+ * runner's `--conversation`), `url` (the page's address names the open chat, e.g. `#/chat/<id>`), or
+ * `guessed` (a hash of the chat's opening: two chats that open alike cannot be told apart).
+ */
+export const identityBasisSchema = z.enum(['page', 'url', 'guessed']);
+export type IdentityBasis = z.infer<typeof identityBasisSchema>;
+
+const keySchema = z.string().min(1).max(100);
+
+/**
+ * Which conversation and message a run belongs to. `historyKey` is the message key: a hash of the
+ * user and assistant messages the page sent, so two runs with the same key answer the same message
+ * (a swipe or a regenerate) and a new turn, whatever the page's shape, has a new one. `previousKey`
+ * is the key the turn before this one had (the chat up to its last-but-one user message). `basis`
+ * and `previousKey` are newer than the record: a stored run without them still loads (see
+ * {@link identityBasis}).
  */
 export const chatIdentitySchema = z.strictObject({
   conversationId: z.string().min(1).max(200),
   messageIndex: z.number().int().min(0).max(1_000_000).optional(),
   swipeId: z.number().int().min(0).max(100_000).optional(),
-  historyKey: z.string().min(1).max(100),
+  historyKey: keySchema,
+  previousKey: keySchema.optional(),
+  basis: identityBasisSchema.optional(),
 });
 export type ChatIdentity = z.infer<typeof chatIdentitySchema>;
 
@@ -19,5 +33,19 @@ export const pageChatIdentitySchema = z.strictObject({
   conversationId: z.string().min(1).max(200),
   messageIndex: z.number().int().min(0).max(1_000_000).optional(),
   swipeId: z.number().int().min(0).max(100_000).optional(),
+  /** `url` when the page hook read the chat from the page's address; the page's own ids otherwise. */
+  basis: z.enum(['page', 'url']).optional(),
 });
 export type PageChatIdentity = z.infer<typeof pageChatIdentitySchema>;
+
+/** The prefix of a conversation id the runtime made from a hash of the chat's opening. */
+export const GUESSED_CONVERSATION_PREFIX = 'hash:';
+/** The prefix of a conversation id read from the page's address. */
+export const URL_CONVERSATION_PREFIX = 'url:';
+
+/** How sure an identity is; a run stored before identities said so is read from its conversation id. */
+export function identityBasis(chat: Pick<ChatIdentity, 'conversationId' | 'basis'>): IdentityBasis {
+  if (chat.basis) return chat.basis;
+  if (chat.conversationId.startsWith(GUESSED_CONVERSATION_PREFIX)) return 'guessed';
+  return chat.conversationId.startsWith(URL_CONVERSATION_PREFIX) ? 'url' : 'page';
+}

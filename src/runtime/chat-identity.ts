@@ -1,36 +1,122 @@
 import type { PromptSnapshot, SnapshotMessage } from '../hosts/prompt-snapshot';
-import type { ChatIdentity, PageChatIdentity } from '../records/chat-identity';
+import { GUESSED_CONVERSATION_PREFIX, identityBasis, type ChatIdentity, type PageChatIdentity } from '../records/chat-identity';
 import { chatMessageText } from './chat-text';
 
-/** A 64-bit FNV-1a hash in hex: stable across browsers and the runner, no async crypto needed. */
-export function textHash(text: string): string {
-  let hash = 0xcbf29ce484222325n;
-  for (let index = 0; index < text.length; index += 1) {
-    hash ^= BigInt(text.charCodeAt(index));
-    hash = (hash * 0x100000001b3n) & 0xffffffffffffffffn;
+const FNV_OFFSET = 0xcbf29ce484222325n;
+const FNV_PRIME = 0x100000001b3n;
+const MASK = 0xffffffffffffffffn;
+
+/** A 64-bit FNV-1a hash fed piece by piece: stable across browsers and the runner, no async crypto. */
+class KeyHash {
+  private state = FNV_OFFSET;
+
+  add(text: string): this {
+    let hash = this.state;
+    for (let index = 0; index < text.length; index += 1) {
+      hash ^= BigInt(text.charCodeAt(index));
+      hash = (hash * FNV_PRIME) & MASK;
+    }
+    this.state = hash;
+    return this;
   }
-  return hash.toString(16).padStart(16, '0');
+
+  /** Adds one message, framed so that no two different message lists feed the same characters. */
+  addMessage(message: SnapshotMessage): this {
+    const text = chatMessageText(message);
+    return this.add(`${message.role}\u0000${text.length}\u0000${text}\u0001`);
+  }
+
+  value(): string {
+    return this.state.toString(16).padStart(16, '0');
+  }
 }
 
-function conversational(messages: readonly SnapshotMessage[]): SnapshotMessage[] {
-  // System text changes from turn to turn on many pages (lore, time, summaries); the chat does not.
-  return messages.filter((message) => message.role === 'user' || message.role === 'assistant');
+function isChatMessage(message: SnapshotMessage): boolean {
+  return message.role === 'user' || message.role === 'assistant';
 }
 
-function keyOf(messages: readonly SnapshotMessage[]): string {
-  return textHash(JSON.stringify(messages.map((message) => [message.role, chatMessageText(message)])));
+/** The first line of a text that is not blank (linear; no regex over page text). */
+function firstLine(text: string): string {
+  let start = 0;
+  while (start < text.length) {
+    const end = text.indexOf('\n', start);
+    const line = text.slice(start, end === -1 ? text.length : end).trim();
+    if (line !== '') return line;
+    if (end === -1) break;
+    start = end + 1;
+  }
+  return '';
+}
+
+/**
+ * The guessed conversation: a hash of the system text before the chat, the chat up to its first
+ * user message, and, for a page that sends the whole log as one assistant message after that user
+ * line (KoboldAI Lite's chat mode), the log's first line. Two characters that both open with "Hi!"
+ * are two conversations; a page whose leading system text changes each turn gets a new one each
+ * turn (nothing is carried: a cost, never another chat's results).
+ */
+function openingKey(messages: readonly SnapshotMessage[]): string {
+  const hash = new KeyHash();
+  let index = 0;
+  for (; index < messages.length && messages[index]?.role === 'system'; index += 1) hash.addMessage(messages[index] as SnapshotMessage);
+  const chat = messages.slice(index).filter(isChatMessage);
+  const firstUser = chat.findIndex((message) => message.role === 'user');
+  for (const message of chat.slice(0, firstUser + 1)) hash.addMessage(message);
+  const after = chat.slice(firstUser + 1);
+  const wholeLog = firstUser >= 0 && after.length > 0 && after.every((message) => message.role === 'assistant');
+  if (wholeLog) hash.add(`log\u0000${firstLine(chatMessageText(after[0] as SnapshotMessage))}`);
+  return hash.value();
+}
+
+/**
+ * The message key (every user and assistant message the page sent, in order: a new turn changes it
+ * on any page shape, a swipe or regenerate that resends the same history keeps it) and the key the
+ * turn before had (the chat up to its last-but-one user message), both in one pass.
+ */
+function messageKeys(messages: readonly SnapshotMessage[]): { historyKey: string; previousKey?: string } {
+  const chat = messages.filter(isChatMessage);
+  const users: number[] = [];
+  chat.forEach((message, index) => message.role === 'user' && users.push(index));
+  const previousEnd = users.length >= 2 ? (users.at(-2) as number) : -1;
+  const hash = new KeyHash();
+  let previousKey: string | undefined;
+  chat.forEach((message, index) => {
+    hash.addMessage(message);
+    if (index === previousEnd) previousKey = hash.value();
+  });
+  return { historyKey: hash.value(), ...(previousKey ? { previousKey } : {}) };
 }
 
 /**
  * The run's conversation and message. The page's own ids win (SillyTavern's chat id, read by the
- * page hook; the runner's `--conversation`); otherwise the conversation is a hash of its opening,
- * up to its first user message. The history key covers the chat up to its last user message.
+ * page hook; the runner's `--conversation`), then a chat id in the page's address (read by the page
+ * hook with the request); otherwise the conversation is guessed from its opening. Read from a
+ * snapshot with Retinue's progress lines already taken out.
  */
 export function chatIdentityOf(snapshot: PromptSnapshot, page: PageChatIdentity | undefined): ChatIdentity {
-  const chat = conversational(snapshot.messages);
-  const lastUser = chat.map((message) => message.role).lastIndexOf('user');
-  const firstUser = chat.findIndex((message) => message.role === 'user');
-  const historyKey = keyOf(chat.slice(0, lastUser + 1));
-  if (page) return { ...page, historyKey };
-  return { conversationId: `hash:${keyOf(chat.slice(0, firstUser + 1))}`, historyKey };
+  const keys = messageKeys(snapshot.messages);
+  if (page) return { ...page, ...keys, basis: page.basis ?? 'page' };
+  return { conversationId: `${GUESSED_CONVERSATION_PREFIX}${openingKey(snapshot.messages)}`, ...keys, basis: 'guessed' };
+}
+
+/**
+ * Whether an earlier run's completed results may be offered to this one as "from your earlier
+ * attempt at this reply": the same conversation and message, on an identity that is more than a
+ * guess (on a guess a regenerate cannot be told from a new chat that opens alike, so the helpers
+ * run again).
+ */
+export function mayReuseForSameMessage(earlier: ChatIdentity, current: ChatIdentity): boolean {
+  if (earlier.conversationId !== current.conversationId || earlier.historyKey !== current.historyKey) return false;
+  return identityBasis(current) !== 'guessed' && identityBasis(earlier) !== 'guessed';
+}
+
+/**
+ * Whether results that came after an earlier run's reply may go to this run: a later message of the
+ * same conversation. On a guess, only the turn that directly follows the earlier one (its history
+ * continues the earlier run's), so a new chat that opens alike gets nothing.
+ */
+export function mayCarryToNextTurn(earlier: ChatIdentity, current: ChatIdentity): boolean {
+  if (earlier.conversationId !== current.conversationId || earlier.historyKey === current.historyKey) return false;
+  if (identityBasis(current) !== 'guessed') return true;
+  return current.previousKey !== undefined && current.previousKey === earlier.historyKey;
 }

@@ -17,6 +17,7 @@ import { RunSuspendedError } from './run-signals';
 import { chatIdentityOf } from './chat-identity';
 import { findEarlierResults, renderEarlierSection, takeEarlierResults, withEarlierSection } from './earlier-results';
 import { applyReviewDecision } from './task-review';
+import { withoutProgressLines } from './snapshot-without-progress';
 
 const TITLE_CHARS = 80;
 
@@ -74,7 +75,8 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
         const issue = parsed.error.issues[0];
         throw new HostContractError('snapshot-invalid', `The chat turn to run is not a valid request: ${issue?.path.join('.') || 'body'}: ${issue?.message ?? 'invalid'}.`);
       }
-      const snapshot = parsed.data;
+      // Progress lines a page kept from earlier turns are Retinue's words, not the conversation's.
+      const snapshot = withoutProgressLines(parsed.data);
       const now = environment.now();
       const runId = environment.newId();
       const rootId = environment.newId();

@@ -5,6 +5,7 @@ import type { AgentRun } from '../records/run';
 import type { AgentTaskRecord } from '../records/task';
 import type { RunStore } from '../store/run-store';
 import { renderCapsuleBody, renderResultFile } from './capsule-markdown';
+import { mayCarryToNextTurn, mayReuseForSameMessage } from './chat-identity';
 import { capText } from './markdown-rendering';
 
 /** Where a carried result's full text lives in the new run's workspace, as the root sees it. */
@@ -42,14 +43,15 @@ async function readCapsule(store: RunStore, task: AgentTaskRecord): Promise<Resu
  * The results an earlier run of the same conversation leaves for this one: results that came after
  * that run's reply and were never read or offered (each offered once), and, for a swipe or
  * regenerate of the same message (same `historyKey`), the earlier attempt's completed results. An
- * edit of an earlier message changes the key, so those are stale and not offered.
+ * edit of an earlier message changes the key, so those are stale and not offered. Which identities
+ * may share is decided in `chat-identity.ts` (a guessed identity never reuses for the same message).
  */
 export async function findEarlierResults(store: RunStore, run: AgentRun, chat: ChatIdentity): Promise<EarlierResult[]> {
   const runs = (await store.listRuns({ origin: run.origin, limit: RUNS_LOOKED_AT })).filter(
     (earlier) => earlier.id !== run.id && earlier.chat?.conversationId === chat.conversationId && earlier.createdAt <= run.createdAt,
   );
   runs.sort((left, right) => right.createdAt - left.createdAt);
-  const sameMessage = runs.find((earlier) => earlier.chat?.historyKey === chat.historyKey);
+  const sameMessage = runs.find((earlier) => earlier.chat !== undefined && mayReuseForSameMessage(earlier.chat, chat));
   const found = new Map<string, EarlierResult>();
   if (sameMessage) {
     for (const task of await store.listTasks(sameMessage.id)) {
@@ -59,7 +61,7 @@ export async function findEarlierResults(store: RunStore, run: AgentRun, chat: C
     }
   }
   for (const earlier of runs) {
-    if (earlier.repliedAt === undefined || earlier.chat?.historyKey === chat.historyKey) continue;
+    if (earlier.repliedAt === undefined || !earlier.chat || !mayCarryToNextTurn(earlier.chat, chat)) continue;
     for (const task of await store.listTasks(earlier.id)) {
       const hasResult = task.status === 'completed' || task.status === 'failed';
       if (!hasResult || task.resultDeliveredAt !== undefined || task.carriedToRunId !== undefined) continue;

@@ -123,6 +123,22 @@ test('the SillyTavern-shaped page shows the provider error message of a failed g
   await page.close();
 });
 
+test('the KoboldAI Lite-shaped page sends its whole log as one assistant message after a fixed user line, and keeps reasoning in it', async () => {
+  model.reset();
+  model.script(() => ({ content: 'Hello, traveller.', reasoning: 'A greeting.' }));
+  const page = await chromium.context.newPage();
+  await page.goto(fixtures.pageUrl('/koboldai-lite/', { system: 'You are Mara.' }));
+  await waitForFixtureReady(page);
+  expect(await sendFixtureMessage(page, 'Hi!')).toMatchObject({ status: 'done', reply: 'Hello, traveller.', reasoning: 'A greeting.' });
+  await sendFixtureMessage(page, 'Where is the lamp?');
+
+  const second = model.requests[1]?.body.messages ?? [];
+  expect(second.map((message) => message.role)).toEqual(['system', 'user', 'assistant']);
+  expect(second[1]?.content).toBe(model.requests[0]?.body.messages[1]?.content);
+  expect(second[2]?.content).toBe('\nYou: Hi!\nKoboldAI: <think>A greeting.</think>Hello, traveller.\nYou: Where is the lamp?\nKoboldAI:');
+  await page.close();
+});
+
 test('the fixture pages are reachable on the second origin too', async () => {
   const page = await chromium.context.newPage();
   await page.goto(fixtures.pageUrl('/openai-chat/', {}, fixtures.origins.secondary));

@@ -1,3 +1,4 @@
+import { identityBasis } from '../../records/chat-identity';
 import type { AgentRun } from '../../records/run';
 
 /**
@@ -34,9 +35,11 @@ export function groupHistoryByConversation(runs: readonly AgentRun[]): HistoryEn
 
 /**
  * What a conversation is called: the page's own chat id (SillyTavern's chat file name) as it is;
- * a conversation known only by a hash of its opening is named after its oldest run shown.
+ * a conversation known by a route in the page's address or by a hash of its opening (neither reads
+ * as a name) is named after its oldest run shown.
  */
 export function conversationName(conversationId: string, runs: readonly AgentRun[]): { chatId: string } | { firstTitle: string } {
-  if (!conversationId.startsWith('hash:')) return { chatId: conversationId };
+  const chat = runs.find((run) => run.chat?.conversationId === conversationId)?.chat ?? { conversationId };
+  if (identityBasis(chat) === 'page') return { chatId: conversationId };
   return { firstTitle: runs.at(-1)?.title ?? '' };
 }

@@ -66,18 +66,35 @@ test('a swipe of the same message reuses the earlier attempt’s results and ask
   expect(firstRootSystemText()).not.toContain('Keep the rain.');
 });
 
-test('without page ids, runs of one chat are tied by a hash of its opening; another chat gets nothing', async () => {
+test('without page ids the identity is a guess: a regenerate cannot be told from a new chat that opens alike, so the helpers run again; another chat gets nothing', async () => {
   harness.server.queue(isRoot, { toolCalls: [delegate('scene-critic', 'Critique')] }, { toolCalls: [{ name: 'agent_await', arguments: {} }] }, { content: 'First.' });
   harness.server.queue(isCritic, taskReturn('Keep the rain.'));
   const first = await harness.start();
+  expect(first.run.chat?.basis).toBe('guessed');
   harness.server.queue(isRoot, { content: 'Again.' });
-  const swipe = await harness.start();
-  expect(swipe.run.chat?.conversationId).toBe(first.run.chat?.conversationId);
-  expect(firstRootSystemText()).toContain('Keep the rain.');
+  const again = await harness.start();
+  expect(again.run.chat?.conversationId).toBe(first.run.chat?.conversationId);
+  expect(again.run.chat?.historyKey).toBe(first.run.chat?.historyKey);
+  expect(firstRootSystemText()).not.toContain('From your earlier attempt');
+  expect(firstRootSystemText()).not.toContain('Keep the rain.');
 
   const otherChat: PromptSnapshot = { ...snapshot, messages: [{ role: 'user', content: 'Write me a haiku.' }] };
   harness.server.queue(isRoot, { content: 'A haiku.' });
   const other = await harness.start({ snapshot: otherChat });
   expect(other.run.chat?.conversationId).not.toBe(first.run.chat?.conversationId);
+  expect(firstRootSystemText()).not.toContain('Keep the rain.');
+});
+
+test('a chat named by the page’s address reuses a regenerate’s results; the same opening at another address runs its helpers again', async () => {
+  const chatA = { conversationId: 'url:#/chat/conv-1764480000123', basis: 'url' as const };
+  harness.server.queue(isRoot, { toolCalls: [delegate('scene-critic', 'Critique')] }, { toolCalls: [{ name: 'agent_await', arguments: {} }] }, { content: 'First.' });
+  harness.server.queue(isCritic, taskReturn('Keep the rain.'));
+  await harness.start({ chat: chatA });
+  harness.server.queue(isRoot, { content: 'Again.' });
+  await harness.start({ chat: chatA });
+  expect(firstRootSystemText()).toContain('`earlier-scene-critic` — Critique (completed): Keep the rain.');
+
+  harness.server.queue(isRoot, { content: 'Elsewhere.' });
+  await harness.start({ chat: { conversationId: 'url:#/chat/conv-1764480999999', basis: 'url' } });
   expect(firstRootSystemText()).not.toContain('Keep the rain.');
 });

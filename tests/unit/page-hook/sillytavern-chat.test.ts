@@ -22,12 +22,14 @@ test('a chat identity from the page that does not parse is left out, and the tur
   expect(parsed).toEqual({ type: 'run-start', requestId: 'r1', adapter: 'sillytavern', body: {} });
 });
 
-test('the hashed identity: the same opening is the same conversation; the history key changes with any earlier message', () => {
-  const turn = { messages: [{ role: 'system' as const, content: 'Lore at 10:00' }, { role: 'user' as const, content: 'Hi' }, { role: 'assistant' as const, content: 'Hello' }, { role: 'user' as const, content: 'Go on' }] };
-  const later = { messages: [{ role: 'system' as const, content: 'Lore at 10:05' }, ...turn.messages.slice(1), { role: 'assistant' as const, content: 'So...' }, { role: 'user' as const, content: 'And?' }] };
+test('the hashed identity: later turns of a chat stay in its conversation; the message key changes with any earlier message and with a continued reply', () => {
+  const turn = { messages: [{ role: 'system' as const, content: 'You are Mara.' }, { role: 'user' as const, content: 'Hi' }, { role: 'assistant' as const, content: 'Hello' }, { role: 'user' as const, content: 'Go on' }] };
+  const later = { messages: [...turn.messages, { role: 'system' as const, content: 'Lore at 10:05' }, { role: 'assistant' as const, content: 'So...' }, { role: 'user' as const, content: 'And?' }] };
   const edited = { messages: turn.messages.map((message, index) => (index === 2 ? { ...message, content: 'Hey' } : message)) };
   expect(chatIdentityOf(later, undefined).conversationId).toBe(chatIdentityOf(turn, undefined).conversationId);
-  expect(chatIdentityOf({ messages: [...turn.messages, { role: 'assistant', content: 'draft' }] }, undefined).historyKey).toBe(chatIdentityOf(turn, undefined).historyKey);
+  // A trailing assistant message is part of what was sent (a continue, or a page's whole log): another message.
+  expect(chatIdentityOf({ messages: [...turn.messages, { role: 'assistant', content: 'draft' }] }, undefined).historyKey).not.toBe(chatIdentityOf(turn, undefined).historyKey);
   expect(chatIdentityOf(edited, undefined).historyKey).not.toBe(chatIdentityOf(turn, undefined).historyKey);
-  expect(chatIdentityOf(turn, { conversationId: 'c1' })).toEqual({ conversationId: 'c1', historyKey: chatIdentityOf(turn, undefined).historyKey });
+  const { conversationId: _guessed, basis: _basis, ...keys } = chatIdentityOf(turn, undefined);
+  expect(chatIdentityOf(turn, { conversationId: 'c1' })).toEqual({ conversationId: 'c1', basis: 'page', ...keys });
 });

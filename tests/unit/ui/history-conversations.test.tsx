@@ -3,7 +3,7 @@ import { cleanup, fireEvent, render, screen, within } from '@testing-library/pre
 import { afterEach, beforeAll, beforeEach, expect, test } from 'vitest';
 import { openRunStore } from '../../../src/store/idb-run-store';
 import type { RunStore } from '../../../src/store/run-store';
-import { groupHistoryByConversation } from '../../../src/ui/side-panel/history-groups';
+import { conversationName, groupHistoryByConversation } from '../../../src/ui/side-panel/history-groups';
 import { SidePanelApp } from '../../../src/ui/side-panel/side-panel-app';
 import { createSidePanelState, type SidePanelState } from '../../../src/ui/side-panel/side-panel-state';
 import { installEnglishMessages } from '../../support/english-messages';
@@ -77,4 +77,14 @@ test('the side panel shows each conversation under a heading that names the list
   fireEvent.click(within(duelRuns).getByRole('button', { name: /^Open run.*The duel begins/ }));
   await state.settled();
   expect(screen.getByRole('heading', { level: 2, name: 'The duel begins' })).toBeTruthy();
+});
+
+test('a conversation named by the page’s address is called after its first run, like a guessed one; the page’s own chat id is shown as it is', () => {
+  const routed = [
+    buildRun({ id: 'r2', title: 'Second', createdAt: 2_000, chat: { conversationId: 'url:#/chat/conv-1764480000123', basis: 'url', historyKey: 'k3' } }),
+    buildRun({ id: 'r1', title: 'First', createdAt: 1_000, chat: { conversationId: 'url:#/chat/conv-1764480000123', basis: 'url', historyKey: 'k4' } }),
+  ];
+  expect(conversationName('url:#/chat/conv-1764480000123', routed)).toEqual({ firstTitle: 'First' });
+  expect(conversationName(duel.conversationId, runs)).toEqual({ chatId: duel.conversationId });
+  expect(conversationName(market.conversationId, runs.filter((run) => run.chat?.conversationId === market.conversationId))).toEqual({ firstTitle: 'The market opens' });
 });
