@@ -17,6 +17,7 @@ import { RunSuspendedError } from './run-signals';
 import { chatIdentityOf } from './chat-identity';
 import { findEarlierResults, renderEarlierSection, takeEarlierResults, withEarlierSection } from './earlier-results';
 import { applyReviewDecision } from './task-review';
+import { parentTaskOf } from './task-tree';
 
 const TITLE_CHARS = 80;
 
@@ -139,7 +140,7 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
       // Tasks that were running go first, so they keep their slots; queued ones follow in order.
       const unfinished = tasks.filter((task) => task.status === 'running' || task.status === 'queued');
       unfinished.sort((left, right) => Number(right.status === 'running') - Number(left.status === 'running') || left.createdAt - right.createdAt);
-      for (const task of unfinished) session.scheduler.enqueue(task.id);
+      for (const task of unfinished) session.scheduler.enqueue(task.id, parentTaskOf(session, task)?.id);
       return drive(session, root, resume.signal);
     },
 

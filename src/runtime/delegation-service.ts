@@ -3,7 +3,7 @@ import type { AgentInvocation } from '../records/invocation';
 import type { AgentTaskRecord } from '../records/task';
 import { awaitsReview } from '../records/task-review';
 import type { AgentProfile } from '../settings/schema';
-import type { AwaitAnswer, AwaitRequest, DelegateAnswer, DelegateRequest, DelegationPort, TaskView } from '../tools/tool-definition';
+import type { AwaitAnswer, AwaitRequest, DelegateAnswer, DelegateRequest, DelegationPort, TaskView, ToolCallKey } from '../tools/tool-definition';
 import { cancelTask } from './child-task';
 import { AWAIT_MAX_TIMEOUT_MS } from '../tools/agent-await';
 import { createTask } from './task-creation';
@@ -12,6 +12,7 @@ import { delegableAgents } from './invocation-policy';
 import type { RunSession } from './run-session';
 import { refuseDelegationAtSpendCap } from './spend-cap';
 import { discardUnreviewed } from './task-review';
+import { parentTaskOf } from './task-tree';
 
 const ENDED: ReadonlySet<AgentTaskRecord['status']> = new Set(['completed', 'failed', 'cancelled']);
 
@@ -73,6 +74,11 @@ export function defaultAwaitTimeoutMs(session: RunSession, tasks: readonly Agent
   return Math.min(AWAIT_MAX_TIMEOUT_MS, Math.max(session.environment.defaults.awaitTimeoutMs, ...ahead));
 }
 
+/** Whether `task` was made by this call (records from before turns were kept match by call id alone). */
+function madeBy(task: AgentTaskRecord, call: ToolCallKey): boolean {
+  return task.toolCallId === call.callId && (task.toolCallTurn === undefined || task.toolCallTurn === call.turn);
+}
+
 const REVIEW_WORD = { awaiting: 'awaiting review', approved: 'approved by the user', edited: 'edited by the user', discarded: 'discarded by the user' } as const;
 
 function statusWord(task: AgentTaskRecord): string {
@@ -93,17 +99,17 @@ export function createDelegationPort(session: RunSession, caller: AgentInvocatio
     agents: () => delegableAgents(callerProfile, allProfiles()),
     tasksLeft,
 
-    async delegate(request: DelegateRequest, toolCallId: string): Promise<DelegateAnswer> {
+    async delegate(request: DelegateRequest, call: ToolCallKey): Promise<DelegateAnswer> {
       const agents = delegableAgents(callerProfile, allProfiles());
-      const existing = session.tasksOf(caller.id).find((task) => task.toolCallId === toolCallId);
+      const existing = session.tasksOf(caller.id).find((task) => madeBy(task, call));
       const target = agents.find((agent) => agent.id === (existing?.targetProfileId ?? request.agentId));
       if (!target) {
         const names = agents.map((agent) => agent.id).join(', ') || 'none';
         throw new ModelBehaviorError('agent-unavailable', `There is no agent "${request.agentId}" you can delegate to. Agents you can use: ${names}.`);
       }
       if (!existing) refuseDelegationAtSpendCap(session);
-      const task = existing ?? (await createTask({ session, caller, target, request, toolCallId, tasksLeft: tasksLeft() }));
-      const state = isEnded(task) || session.scheduler.isRunning(task.id) ? 'running' : session.scheduler.enqueue(task.id);
+      const task = existing ?? (await createTask({ session, caller, target, request, call }));
+      const state = isEnded(task) || session.scheduler.isRunning(task.id) ? 'running' : session.scheduler.enqueue(task.id, parentTaskOf(session, task)?.id);
       return { name: task.workspaceKey, agent: target, state, budget: task.budget, tasksLeft: tasksLeft() };
     },
 
@@ -148,7 +154,7 @@ export function createDelegationPort(session: RunSession, caller: AgentInvocatio
           break;
         }
         // A delegated caller (nested delegation) lends its slot to its own tasks while it waits.
-        const callerTaskId = [...session.tasks.values()].find((task) => task.childInvocationId === caller.id)?.id;
+        const callerTaskId = parentTaskOf(session, { parentInvocationId: caller.id })?.id;
         await session.scheduler.waitForChange(remaining, waitSignal, callerTaskId);
       }
       signal.throwIfAborted();

@@ -37,6 +37,7 @@ function contextFor(driver: InvocationDriver, toolCallId: string, wrappingUp: bo
   return {
     signal: driver.signal,
     toolCallId,
+    turn: driver.invocation.usage.rounds,
     workspace: driver.workspace,
     chat: driver.session.snapshot.messages,
     delegation: driver.delegation,
