@@ -77,8 +77,8 @@ export interface AwaitAnswer {
   others: TaskView[];
   timedOut: boolean;
   waitedMs: number;
-  /** The caller's reply deadline passed: it should write its reply now with what it has. */
-  replyDue?: boolean;
+  /** A limit ended the wait (the reply deadline); the limit's own note follows in the tool result. */
+  endedByLimit?: boolean;
   /** Results from earlier turns the caller named, rendered (they belong to no task of this run). */
   earlierBlocks?: string[];
 }
