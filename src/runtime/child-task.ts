@@ -9,6 +9,7 @@ import type { RunSession } from './run-session';
 import type { TaskTimer } from './scheduler';
 import { clockedModel, createTaskClock } from './task-clock';
 import { createTaskResultPort, failedResult, writeTaskResult } from './task-result';
+import { taskStartRefusal } from './limits/asking';
 import { endTask } from './task-ending';
 import { childWorkspaceView, parentEnded, subtreeReason } from './task-tree';
 import { samplingFor } from './turn-preparation';
@@ -52,6 +53,12 @@ export async function runChildTask(session: RunSession, taskId: string, signal: 
       // finish recording it, never start it again.
       const error = new CancelledError(invocation.error?.message ?? 'The task was cancelled.');
       await endTask(session, taskId, invocation, invocation.status === 'cancelled' ? { status: 'cancelled', error } : { status: 'failed', error });
+      return;
+    }
+    const startRefusal = task.status === 'queued' ? taskStartRefusal({ session, invocation }) : undefined;
+    if (startRefusal !== undefined) {
+      // A limit allows no new task now (the spend cap): this one ends before it began.
+      await endTask(session, taskId, invocation, { status: 'cancelled', error: new CancelledError(startRefusal) });
       return;
     }
     // A task that was already working when the runtime stopped was announced then: not again.

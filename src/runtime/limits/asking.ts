@@ -48,6 +48,15 @@ export function delegationRefusal(scope: LimitScope): ModelBehaviorError | undef
   return undefined;
 }
 
+/** Why a queued task may not start now (scope: its own invocation), if a limit refuses it. */
+export function taskStartRefusal(scope: LimitScope): string | undefined {
+  for (const limit of LIMITS) {
+    const refusal = limit.refusesTaskStart?.(scope);
+    if (refusal !== undefined) return refusal;
+  }
+  return undefined;
+}
+
 /** The limits that end this invocation's waits for its tasks. */
 export function waitEndings(scope: LimitScope): WaitEnding[] {
   return LIMITS.flatMap((limit) => limit.endsWaits?.(scope) ?? []);

@@ -41,6 +41,8 @@ export interface Limit {
   refusesToolCall?(scope: LimitScope, providerToolName: string): string | undefined;
   /** Why `agent.delegate` starts no new task now, when this limit refuses it. */
   refusesDelegation?(scope: LimitScope): ModelBehaviorError | undefined;
+  /** Why a queued task may not start now (it is cancelled with these words), when this limit refuses it. */
+  refusesTaskStart?(scope: LimitScope): string | undefined;
   /** A signal that ends the invocation's waits for its tasks. */
   endsWaits?(scope: LimitScope): WaitEnding | undefined;
 }

@@ -24,19 +24,23 @@ function reached(session: RunSession): boolean {
 
 const tokens = (count: number) => count.toLocaleString('en-US');
 
+const NOT_STARTED = 'Not started: the run reached its token limit.';
+
 /**
- * Records the cap on the run once, when it is first seen (`tokenCapReachedAt`): a `token-cap-reached`
- * journal event (the side panel says so) and queued tasks cancelled, since no new task may start.
+ * Records the cap on the run once, when it is first seen (`tokenCapReachedAt`; the side panel shows
+ * the `token-cap-reached` event), and cancels the tasks still queued, since no new task may start
+ * (every time: a task queued meanwhile, or left queued by a stop, is refused at its start too).
  */
 async function recordReached(session: RunSession): Promise<void> {
-  if (session.run.tokenCapReachedAt !== undefined) return;
-  session.run = { ...session.run, tokenCapReachedAt: session.now() };
-  await session.store.putRun(session.run);
-  const cap = session.run.tokenCap ?? 0;
-  session.journal.note('token-cap-reached', { data: { cap, totalTokens: session.run.usage.totalTokens } });
-  session.reportProgress(`Token limit reached (${tokens(session.run.usage.totalTokens)} of ${tokens(cap)}) — wrapping up`);
+  if (session.run.tokenCapReachedAt === undefined) {
+    session.run = { ...session.run, tokenCapReachedAt: session.now() };
+    await session.store.putRun(session.run);
+    const cap = session.run.tokenCap ?? 0;
+    session.journal.note('token-cap-reached', { data: { cap, totalTokens: session.run.usage.totalTokens } });
+    session.reportProgress(`Token limit reached (${tokens(session.run.usage.totalTokens)} of ${tokens(cap)}) — wrapping up`);
+  }
   const queued = [...session.tasks.values()].filter((task) => task.status === 'queued');
-  for (const task of queued) await cancelTask(session, task.id, 'Not started: the run reached its token limit.');
+  for (const task of queued) await cancelTask(session, task.id, NOT_STARTED);
 }
 
 export const spendCap: Limit = {
@@ -50,6 +54,7 @@ export const spendCap: Limit = {
   },
   stopNote: ({ session }) =>
     `This run has used ${tokens(session.run.usage.totalTokens)} tokens; the user set a limit of ${tokens(session.run.tokenCap ?? 0)} tokens for one turn. No new tasks can start.`,
+  refusesTaskStart: ({ session }) => (reached(session) ? NOT_STARTED : undefined),
   refusesDelegation({ session }) {
     if (!reached(session)) return undefined;
     return new ModelBehaviorError(
