@@ -1,6 +1,6 @@
 import type { PromptSnapshot, SnapshotMessage } from '../hosts/prompt-snapshot';
 import type { ChatIdentity, PageChatIdentity } from '../records/chat-identity';
-import { chatMessageText } from './chat-text';
+import { chatMessageText } from '../hosts/chat-text';
 
 /** A 64-bit FNV-1a hash in hex: stable across browsers and the runner, no async crypto needed. */
 export function textHash(text: string): string {

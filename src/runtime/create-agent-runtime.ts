@@ -6,7 +6,7 @@ import { addUsage, emptyUsage } from '../records/usage';
 import { PROMPT_SNAPSHOT_PATH } from '../workspace/layout';
 import type { AgentRuntime, AgentRuntimeOptions, RunOutcome } from './agent-runtime';
 import { profileBudget } from './budget';
-import { chatMessageText } from './chat-text';
+import { chatMessageText } from '../hosts/chat-text';
 import { PageModelFallbackError } from './fail-open';
 import { runChildTask } from './child-task';
 import { runTokenCapOf } from './limits/spend-cap';

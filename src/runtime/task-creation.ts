@@ -6,7 +6,7 @@ import type { AgentProfile } from '../settings/schema';
 import type { DelegateRequest, ToolCallKey } from '../tools/tool-definition';
 import type { WorkspaceEntry, WorkspaceView } from '../workspace/workspace-view';
 import { narrowBudget } from './budget';
-import { conversationMessages } from './chat-text';
+import { conversationMessages } from '../hosts/chat-text';
 import { renderChildSystemMessage, renderTaskBriefing, BRIEFING_LIMITS } from './child-context';
 import type { RunSession } from './run-session';
 import { childWorkspaceView } from './task-tree';

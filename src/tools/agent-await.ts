@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ModelBehaviorError } from '../errors';
-import { renderCapsuleForParent, taskNotesFolder } from '../runtime/capsule-markdown';
-import { awaitingReviewLine, renderReviewedForParent } from '../runtime/review-rendering';
+import { renderCapsuleForParent, taskNotesFolder } from '../rendering/capsule-markdown';
+import { awaitingReviewLine, renderReviewedForParent } from '../rendering/review-rendering';
 import { defineTool, type AwaitAnswer, type TaskView } from './tool-definition';
 
 /** The longest one `agent.await` waits (DESIGN.md section 7). */
