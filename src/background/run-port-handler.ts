@@ -16,7 +16,7 @@ import type { ModelClientOptions } from '../model/create-model-client';
 import { createModelResolver } from '../model/model-resolver';
 import { connectionProfileTarget } from '../hosts/sillytavern/connection-profile-target';
 import type { RunFallback } from '../records/run';
-import type { RunOutcome } from '../runtime/agent-runtime';
+import type { EarlyReply, RunOutcome } from '../runtime/agent-runtime';
 import { fallbackForError, PageModelFallbackError } from '../runtime/fail-open';
 import type { ReplyStreamEvent } from '../runtime/reply-stream';
 import type { Settings } from '../settings/schema';
@@ -108,6 +108,15 @@ export function serveRunPort(port: RunServicePort, dependencies: RunPortDependen
   };
 
   let rootTimer: ReturnType<typeof setTimeout> | undefined;
+  const rootTimeoutMs = dependencies.rootTimeoutMs ?? ROOT_TIMEOUT_MS;
+  /** Over the time limit the turn is not lost: the page gets its own generation and the run says why. */
+  const armRootTimer = (delayMs: number): void => {
+    clearTimeout(rootTimer);
+    rootTimer = setTimeout(() => {
+      const minutes = Math.max(1, Math.round(rootTimeoutMs / 60_000));
+      fallBackToPageModel({ code: 'limit-root-timeout', reason: `The turn ran past Retinue's limit of ${minutes} minutes for one reply.` });
+    }, Math.max(0, delayMs));
+  };
   port.onDisconnect.addListener(() => {
     clearTimeout(rootTimer);
     closed = true;
@@ -122,12 +131,7 @@ export function serveRunPort(port: RunServicePort, dependencies: RunPortDependen
       if (begun) return;
       begun = true;
       relay = createPageRelayedFetch(post);
-      const timeoutMs = dependencies.rootTimeoutMs ?? ROOT_TIMEOUT_MS;
-      // Over the time limit the turn is not lost: the page gets its own generation and the run says why.
-      rootTimer = setTimeout(() => {
-        const minutes = Math.max(1, Math.round(timeoutMs / 60_000));
-        fallBackToPageModel({ code: 'limit-root-timeout', reason: `The turn ran past Retinue's limit of ${minutes} minutes for one reply.` });
-      }, timeoutMs);
+      armRootTimer(rootTimeoutMs);
       // The browser would unload an idle background mid-run (Firefox even with the port open): hold it.
       const pageFetch = relay;
       void whileHeld(dependencies.context.keepAlive, () => begin(message, pageFetch))
@@ -239,13 +243,16 @@ export function serveRunPort(port: RunServicePort, dependencies: RunPortDependen
       onRunCreated: (run) => post({ type: 'run-accepted', runId: run.id }),
       replyDeadlineMs: replyDeadlineMsFor(settings, origin as string),
       ...(message.chat ? { chat: message.chat } : {}),
-      onEarlyReply: (early) => {
-        repliedEarly = true;
-        // The turn has its reply: the time limit for one reply no longer applies to the helpers.
-        clearTimeout(rootTimer);
-        post({ type: 'run-reply', reply: early.reply, helpersWorking: early.stillWorking, ...(early.replyStreamed ? { streamed: true } : {}) });
-      },
+      onEarlyReply: replyEarly,
     });
+  }
+
+  /** The reply went out while helpers still work (a reply deadline), for a run started or resumed here. */
+  function replyEarly(early: EarlyReply): void {
+    repliedEarly = true;
+    // The turn has its reply: the time limit for one reply no longer applies to the helpers.
+    clearTimeout(rootTimer);
+    post({ type: 'run-reply', reply: early.reply, helpersWorking: early.stillWorking, ...(early.replyStreamed ? { streamed: true } : {}) });
   }
 
   async function resumeRun(runId: string, settings: Settings, pageFetch: PageRelayedFetch): Promise<RunOutcome | undefined> {
@@ -261,6 +268,9 @@ export function serveRunPort(port: RunServicePort, dependencies: RunPortDependen
       answerFailure(pageAnswerForInterruptedRun());
       return undefined;
     }
+    // The turn's time limit runs from the run's start, not from the reconnect (a reply already sent has none).
+    if (run.repliedAt === undefined) armRootTimer(run.createdAt + rootTimeoutMs - Date.now());
+    else clearTimeout(rootTimer);
     try {
       const snapshotFile = await store.readFile(runId, PROMPT_SNAPSHOT_PATH);
       const snapshot = snapshotFile ? (JSON.parse(snapshotFile.content) as PromptSnapshot) : { messages: [] };
@@ -272,6 +282,7 @@ export function serveRunPort(port: RunServicePort, dependencies: RunPortDependen
         signal: abort.signal,
         onProgress: (line) => post({ type: 'run-progress', line: line.slice(0, 500) }),
         onReplyStream: (event) => postReplyStreamEvent(event, post),
+        onEarlyReply: replyEarly,
       });
     } finally {
       dependencies.context.runClaims.releaseResume(runId);

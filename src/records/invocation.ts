@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { budgetSchema } from './budget';
+import { invocationLimitStateSchema, loopStepSchema } from './loop-state';
 import { usageSchema } from './usage';
 
 export const invocationKindSchema = z.enum(['root', 'subagent', 'handoff']);
@@ -35,5 +36,9 @@ export const agentInvocationSchema = z.object({
   createdAt: z.number(),
   endedAt: z.number().optional(),
   error: z.object({ code: z.string(), message: z.string() }).optional(),
+  /** What the loop does next (see loop-state.ts); absent: an ordinary round. */
+  nextStep: loopStepSchema.optional(),
+  /** The limits' state on this invocation (see src/runtime/limits/). */
+  limits: invocationLimitStateSchema.optional(),
 });
 export type AgentInvocation = z.infer<typeof agentInvocationSchema>;

@@ -32,6 +32,15 @@ export const agentRunSchema = z.object({
   /** Set when the run failed in a way that sent the page's original request to its own model. */
   fallback: runFallbackSchema.optional(),
   usage: usageSchema,
+  /**
+   * When the root's reply is due (a reply deadline, set once at the start); absent: the root waits
+   * for its helpers. A resumed run keeps it (see src/runtime/limits/reply-deadline.ts).
+   */
+  replyDueAt: z.number().optional(),
+  /** The run's spend cap in tokens, fixed at the start; absent: no cap (limits/spend-cap.ts). */
+  tokenCap: z.number().int().positive().optional(),
+  /** When the run was first seen at its spend cap (queued tasks were cancelled then, once). */
+  tokenCapReachedAt: z.number().optional(),
   /** The conversation and message this run answers (see chat-identity.ts). */
   chat: chatIdentitySchema.optional(),
 });

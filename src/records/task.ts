@@ -37,6 +37,11 @@ export const agentTaskRecordSchema = z.object({
   error: z.object({ code: z.string(), message: z.string() }).optional(),
   /** The parent's tool call that created this task; makes a re-dispatched `agent.delegate` idempotent on resume. */
   toolCallId: z.string().optional(),
+  /**
+   * The parent's round that made that call: with the call id it names the call (providers may number
+   * calls per turn). Absent on records from before it was kept: the call id alone names them.
+   */
+  toolCallTurn: z.number().int().nonnegative().optional(),
   /** When the parent was given this task's result (by `agent.await`); it is not given twice. */
   resultDeliveredAt: z.number().optional(),
   /** When the parent was told this task ended (a "meanwhile finished" line, or its own cancel); told once. */

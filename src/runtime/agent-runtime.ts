@@ -53,6 +53,8 @@ export interface ResumeRunOptions {
   signal?: AbortSignal;
   onProgress?: (line: string) => void;
   onReplyStream?: (event: ReplyStreamEvent) => void;
+  /** As for `startRun`: a run started with a reply deadline keeps it when resumed (`replyDueAt`). */
+  onEarlyReply?: (reply: EarlyReply) => void;
 }
 
 export type { EarlyReply };

@@ -1,6 +1,6 @@
 import type { PromptSnapshot, SnapshotMessage } from '../hosts/prompt-snapshot';
 import { GUESSED_CONVERSATION_PREFIX, identityBasis, type ChatIdentity, type PageChatIdentity } from '../records/chat-identity';
-import { chatMessageText } from './chat-text';
+import { chatMessageText } from '../hosts/chat-text';
 
 const FNV_OFFSET = 0xcbf29ce484222325n;
 const FNV_PRIME = 0x100000001b3n;

@@ -2,8 +2,8 @@ import type { SnapshotMessage } from '../hosts/prompt-snapshot';
 import type { TaskBrief } from '../records/task';
 import type { AgentProfile } from '../settings/schema';
 import type { WorkspaceEntry } from '../workspace/workspace-view';
-import { chatMessageText } from './chat-text';
-import { renderAsMarkdown } from './markdown-rendering';
+import { chatMessageText } from '../hosts/chat-text';
+import { renderAsMarkdown } from '../rendering/markdown-rendering';
 
 /** Caps on what a briefing carries, so a child's first request stays small. */
 export const BRIEFING_LIMITS = { maxListedFiles: 40, maxChatMessageChars: 2_000 } as const;

@@ -1,7 +1,5 @@
 import { CancelledError, HostContractError, RetinueError } from '../errors';
 import type { AgentInvocation } from '../records/invocation';
-import type { ResultCapsule } from '../records/capsule';
-import type { AgentTaskRecord } from '../records/task';
 import { createDelegationPort } from './delegation-service';
 import { childPolicy } from './invocation-policy';
 import type { InvocationDriver } from './invocation-driver';
@@ -11,72 +9,14 @@ import type { RunSession } from './run-session';
 import type { TaskTimer } from './scheduler';
 import { clockedModel, createTaskClock } from './task-clock';
 import { createTaskResultPort, failedResult, writeTaskResult } from './task-result';
-import { noteReviewStart, reviewProgressLine, withReviewRequest } from './task-review';
-import { childWorkspaceView, endSubtree, parentEnded, subtreeReason } from './task-tree';
+import { taskStartRefusal } from './limits/asking';
+import { endTask } from './task-ending';
+import { childWorkspaceView, parentEnded, subtreeReason } from './task-tree';
 import { samplingFor } from './turn-preparation';
-
-type TaskEnd =
-  | { status: 'completed'; capsule?: ResultCapsule }
-  | { status: 'failed'; error: RetinueError }
-  | { status: 'cancelled'; error: RetinueError };
-
-const PROGRESS_WORD = { completed: 'done', failed: 'failed', cancelled: 'cancelled' } as const;
 
 function asRetinueError(error: unknown): RetinueError {
   if (error instanceof RetinueError) return error;
   return new HostContractError('unexpected-error', error instanceof Error ? error.message : String(error), { cause: error });
-}
-
-/**
- * Records how a task ended: the task first (a resume goes by the task, so once this is stored the
- * task is never started again), then its child invocation, the journal and progress.
- */
-export async function endTask(session: RunSession, taskId: string, invocation: AgentInvocation | undefined, end: TaskEnd): Promise<void> {
-  const now = session.now();
-  const error = end.status === 'completed' ? undefined : end.error.toJSON();
-  // What this task started and left unfinished ends first (nested delegation), its results kept.
-  await endSubtree(session, (session.tasks.get(taskId) as AgentTaskRecord).childInvocationId, end.status);
-  const task = session.tasks.get(taskId) as AgentTaskRecord;
-  // A profile with `review: "ask"` holds the result for the user before the parent gets it.
-  const finished: AgentTaskRecord = withReviewRequest(session, {
-    ...task,
-    status: end.status,
-    endedAt: now,
-    usage: invocation?.usage ?? task.usage,
-    ...(error ? { error } : {}),
-  });
-  await session.saveTask(finished);
-  if (invocation) {
-    const ended: AgentInvocation = { ...invocation, status: end.status, endedAt: now, ...(error ? { error } : {}) };
-    await session.store.putInvocation(ended);
-    session.journal.note('invocation-end', {
-      invocationId: ended.id,
-      taskId,
-      data: { status: end.status, usage: ended.usage, ...(error ? { error } : {}) },
-    });
-  }
-  session.journal.note('task-end', {
-    invocationId: task.parentInvocationId,
-    taskId,
-    data: { status: end.status, resultStatus: finished.resultStatus, workspaceKey: task.workspaceKey, usage: finished.usage, ...(error ? { error } : {}) },
-  });
-  if (finished.review?.state === 'awaiting') noteReviewStart(session, finished);
-  session.reportProgress(reviewProgressLine(finished) ?? `${task.workspaceKey} · ${task.task.title} — ${PROGRESS_WORD[end.status]}`);
-}
-
-/**
- * After a restart: a task whose end was stored while its child invocation's was not (the runtime
- * stopped in between) gets the invocation's end recorded now, from the task's.
- */
-export async function completeEndRecords(session: RunSession, invocations: readonly AgentInvocation[]): Promise<void> {
-  for (const task of session.tasks.values()) {
-    if (task.status !== 'completed' && task.status !== 'failed' && task.status !== 'cancelled') continue;
-    const child = invocations.find((invocation) => invocation.id === task.childInvocationId);
-    if (!child || (child.status !== 'created' && child.status !== 'running')) continue;
-    const ended: AgentInvocation = { ...child, status: task.status, endedAt: task.endedAt ?? session.now(), ...(task.error ? { error: task.error } : {}) };
-    await session.store.putInvocation(ended);
-    session.journal.note('invocation-end', { invocationId: ended.id, taskId: task.id, data: { status: ended.status, usage: ended.usage, ...(task.error ? { error: task.error } : {}) } });
-  }
 }
 
 /** A failed task gets a failed capsule for its parent, then the failed status. */
@@ -113,6 +53,12 @@ export async function runChildTask(session: RunSession, taskId: string, signal: 
       // finish recording it, never start it again.
       const error = new CancelledError(invocation.error?.message ?? 'The task was cancelled.');
       await endTask(session, taskId, invocation, invocation.status === 'cancelled' ? { status: 'cancelled', error } : { status: 'failed', error });
+      return;
+    }
+    const startRefusal = task.status === 'queued' ? taskStartRefusal({ session, invocation }) : undefined;
+    if (startRefusal !== undefined) {
+      // A limit allows no new task now (the spend cap): this one ends before it began.
+      await endTask(session, taskId, invocation, { status: 'cancelled', error: new CancelledError(startRefusal) });
       return;
     }
     // A task that was already working when the runtime stopped was announced then: not again.
@@ -167,17 +113,4 @@ async function settleFailure(session: RunSession, taskId: string, invocation: Ag
   const reason = abortReason(signal);
   if (reason instanceof TaskTimeoutError) await failTask(session, taskId, invocation, reason);
   else await endTask(session, taskId, invocation, { status: 'cancelled', error: reason instanceof CancelledError ? reason : new CancelledError(reason.message) });
-}
-
-/**
- * Cancels one task: a queued one is recorded cancelled at once, a running one is aborted and its
- * runner records it. Resolves when the task's records say how it ended.
- */
-export async function cancelTask(session: RunSession, taskId: string, reason: string): Promise<void> {
-  const outcome = await session.scheduler.cancel(taskId, new CancelledError(reason));
-  const task = session.tasks.get(taskId);
-  if (outcome === 'aborted' || !task || task.status === 'completed' || task.status === 'failed' || task.status === 'cancelled') return;
-  const invocation = await session.store.getInvocation(task.childInvocationId);
-  await endTask(session, taskId, invocation, { status: 'cancelled', error: new CancelledError(reason) });
-  session.scheduler.notify();
 }

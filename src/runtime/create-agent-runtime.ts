@@ -6,9 +6,11 @@ import { addUsage, emptyUsage } from '../records/usage';
 import { PROMPT_SNAPSHOT_PATH } from '../workspace/layout';
 import type { AgentRuntime, AgentRuntimeOptions, RunOutcome } from './agent-runtime';
 import { profileBudget } from './budget';
-import { chatMessageText } from './chat-text';
+import { chatMessageText } from '../hosts/chat-text';
 import { PageModelFallbackError } from './fail-open';
-import { cancelTask, completeEndRecords, runChildTask } from './child-task';
+import { runChildTask } from './child-task';
+import { runTokenCapOf } from './limits/spend-cap';
+import { cancelTask, completeEndRecords } from './task-ending';
 import { rootPolicy } from './invocation-policy';
 import { rootMessages } from './root-context';
 import { runRoot } from './root-run';
@@ -18,6 +20,7 @@ import { chatIdentityOf } from './chat-identity';
 import { findEarlierResults, renderEarlierSection, takeEarlierResults, withEarlierSection } from './earlier-results';
 import { applyReviewDecision } from './task-review';
 import { withoutProgressLines } from './snapshot-without-progress';
+import { parentTaskOf } from './task-tree';
 
 const TITLE_CHARS = 80;
 
@@ -81,6 +84,9 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
       const runId = environment.newId();
       const rootId = environment.newId();
       const rootProfileId = start.rootProfileId ?? environment.defaults.rootProfileId;
+      const profile = environment.profiles.get(rootProfileId);
+      // The run's limits are fixed on its record now, so a resumed run has the same ones (limits/).
+      const tokenCap = profile ? runTokenCapOf(profile, environment.defaults) : undefined;
       const run: AgentRun = {
         id: runId,
         origin: start.origin,
@@ -91,10 +97,11 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
         createdAt: now,
         usage: emptyUsage(),
         chat: chatIdentityOf(snapshot, start.chat),
+        ...(start.replyDeadlineMs ? { replyDueAt: now + start.replyDeadlineMs } : {}),
+        ...(tokenCap !== undefined ? { tokenCap } : {}),
       };
       // Results of earlier runs of this conversation that the root has not had yet (issue 12).
       const earlier = run.chat ? await findEarlierResults(environment.store, run, run.chat) : [];
-      const profile = environment.profiles.get(rootProfileId);
       const policy = profile ? rootPolicy(profile) : undefined;
       const root: AgentInvocation = {
         id: rootId,
@@ -115,7 +122,7 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
       await environment.store.putInvocation(root);
       await takeEarlierResults(environment.store, runId, earlier, now);
       start.onRunCreated?.(run);
-      const session = createSession(environment, { run, snapshot, tasks: [], resolveModel: start.resolveModel, onProgress: start.onProgress, onReplyStream: start.onReplyStream, replyDeadlineMs: start.replyDeadlineMs, onEarlyReply: start.onEarlyReply, earlierResults: earlier });
+      const session = createSession(environment, { run, snapshot, tasks: [], resolveModel: start.resolveModel, onProgress: start.onProgress, onReplyStream: start.onReplyStream, onEarlyReply: start.onEarlyReply, earlierResults: earlier });
       await session.journal.record('run-start', { invocationId: rootId, data: { origin: run.origin, adapter: run.adapter, rootProfileId, title: run.title } });
       return drive(session, root, start.signal);
     },
@@ -135,13 +142,13 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
       // The run's usage is saved at its end; until then each invocation's, saved every round, is the truth.
       const invocations = await store.listInvocations(runId);
       const usage = invocations.reduce((total, invocation) => addUsage(total, invocation.usage), emptyUsage());
-      const session = createSession(environment, { run: { ...run, usage }, snapshot, tasks, resolveModel: resume.resolveModel, onProgress: resume.onProgress, onReplyStream: resume.onReplyStream });
+      const session = createSession(environment, { run: { ...run, usage }, snapshot, tasks, resolveModel: resume.resolveModel, onProgress: resume.onProgress, onReplyStream: resume.onReplyStream, onEarlyReply: resume.onEarlyReply });
       await session.journal.record('run-resume', { invocationId: root.id, data: { tasks: tasks.length } });
       await completeEndRecords(session, invocations);
       // Tasks that were running go first, so they keep their slots; queued ones follow in order.
       const unfinished = tasks.filter((task) => task.status === 'running' || task.status === 'queued');
       unfinished.sort((left, right) => Number(right.status === 'running') - Number(left.status === 'running') || left.createdAt - right.createdAt);
-      for (const task of unfinished) session.scheduler.enqueue(task.id);
+      for (const task of unfinished) session.scheduler.enqueue(task.id, parentTaskOf(session, task)?.id);
       return drive(session, root, resume.signal);
     },
 

@@ -3,15 +3,16 @@ import type { AgentInvocation } from '../records/invocation';
 import type { AgentTaskRecord } from '../records/task';
 import { awaitsReview } from '../records/task-review';
 import type { AgentProfile } from '../settings/schema';
-import type { AwaitAnswer, AwaitRequest, DelegateAnswer, DelegateRequest, DelegationPort, TaskView } from '../tools/tool-definition';
-import { cancelTask } from './child-task';
+import type { AwaitAnswer, AwaitRequest, DelegateAnswer, DelegateRequest, DelegationPort, TaskView, ToolCallKey } from '../tools/tool-definition';
+import { cancelTask } from './task-ending';
 import { AWAIT_MAX_TIMEOUT_MS } from '../tools/agent-await';
 import { createTask } from './task-creation';
 import { renderEarlierForAwait } from './earlier-results';
 import { delegableAgents } from './invocation-policy';
 import type { RunSession } from './run-session';
-import { refuseDelegationAtSpendCap } from './spend-cap';
+import { delegationRefusal, waitEndings } from './limits/asking';
 import { discardUnreviewed } from './task-review';
+import { parentTaskOf } from './task-tree';
 
 const ENDED: ReadonlySet<AgentTaskRecord['status']> = new Set(['completed', 'failed', 'cancelled']);
 
@@ -73,6 +74,11 @@ export function defaultAwaitTimeoutMs(session: RunSession, tasks: readonly Agent
   return Math.min(AWAIT_MAX_TIMEOUT_MS, Math.max(session.environment.defaults.awaitTimeoutMs, ...ahead));
 }
 
+/** Whether `task` was made by this call (records from before turns were kept match by call id alone). */
+function madeBy(task: AgentTaskRecord, call: ToolCallKey): boolean {
+  return task.toolCallId === call.callId && (task.toolCallTurn === undefined || task.toolCallTurn === call.turn);
+}
+
 const REVIEW_WORD = { awaiting: 'awaiting review', approved: 'approved by the user', edited: 'edited by the user', discarded: 'discarded by the user' } as const;
 
 function statusWord(task: AgentTaskRecord): string {
@@ -93,17 +99,18 @@ export function createDelegationPort(session: RunSession, caller: AgentInvocatio
     agents: () => delegableAgents(callerProfile, allProfiles()),
     tasksLeft,
 
-    async delegate(request: DelegateRequest, toolCallId: string): Promise<DelegateAnswer> {
+    async delegate(request: DelegateRequest, call: ToolCallKey): Promise<DelegateAnswer> {
       const agents = delegableAgents(callerProfile, allProfiles());
-      const existing = session.tasksOf(caller.id).find((task) => task.toolCallId === toolCallId);
+      const existing = session.tasksOf(caller.id).find((task) => madeBy(task, call));
       const target = agents.find((agent) => agent.id === (existing?.targetProfileId ?? request.agentId));
       if (!target) {
         const names = agents.map((agent) => agent.id).join(', ') || 'none';
         throw new ModelBehaviorError('agent-unavailable', `There is no agent "${request.agentId}" you can delegate to. Agents you can use: ${names}.`);
       }
-      if (!existing) refuseDelegationAtSpendCap(session);
-      const task = existing ?? (await createTask({ session, caller, target, request, toolCallId, tasksLeft: tasksLeft() }));
-      const state = isEnded(task) || session.scheduler.isRunning(task.id) ? 'running' : session.scheduler.enqueue(task.id);
+      const refusal = existing ? undefined : delegationRefusal({ session, invocation: caller });
+      if (refusal) throw refusal;
+      const task = existing ?? (await createTask({ session, caller, target, request, call }));
+      const state = isEnded(task) || session.scheduler.isRunning(task.id) ? 'running' : session.scheduler.enqueue(task.id, parentTaskOf(session, task)?.id);
       return { name: task.workspaceKey, agent: target, state, budget: task.budget, tasksLeft: tasksLeft() };
     },
 
@@ -119,9 +126,10 @@ export function createDelegationPort(session: RunSession, caller: AgentInvocatio
       const deadline = started + (request.timeoutMs ?? defaultAwaitTimeoutMs(session, current()));
       let deliver: AgentTaskRecord[] = [];
       let timedOut = false;
-      // The root's reply deadline ends its waits: it gets what is done and writes its reply.
-      const replyDue = caller.kind === 'root' ? session.replyDeadline.signal : undefined;
-      const waitSignal = replyDue ? AbortSignal.any([signal, replyDue]) : signal;
+      // A limit may end the caller's waits (the root's reply deadline): it gets what is done and goes on.
+      const endings = waitEndings({ session, invocation: caller });
+      const waitSignal = endings.length > 0 ? AbortSignal.any([signal, ...endings.map((ending) => ending.signal)]) : signal;
+      const endedByLimit = () => endings.find((ending) => ending.signal.aborted);
       while (request.mode !== 'statusOnly') {
         const tasks = current();
         // Cancelled tasks have no result to hand over; they are listed with the others. A result
@@ -142,25 +150,24 @@ export function createDelegationPort(session: RunSession, caller: AgentInvocatio
         if (remaining <= 0 || waitSignal.aborted) {
           timedOut = !signal.aborted;
           // Results nobody reviewed in time (the wait's or the reply's) count as discarded, and the parent is told so.
-          const lapse = replyDue?.aborted ? 'reply-deadline' : 'await-timeout';
+          const lapse = endedByLimit()?.lapse ?? 'await-timeout';
           const lapsed = signal.aborted ? [] : await discardUnreviewed(session, lapse, tasks.filter(awaitsReview));
           deliver = [...(request.mode === 'allCompleted' ? fresh : []), ...lapsed];
           break;
         }
         // A delegated caller (nested delegation) lends its slot to its own tasks while it waits.
-        const callerTaskId = [...session.tasks.values()].find((task) => task.childInvocationId === caller.id)?.id;
+        const callerTaskId = parentTaskOf(session, { parentInvocationId: caller.id })?.id;
         await session.scheduler.waitForChange(remaining, waitSignal, callerTaskId);
       }
       signal.throwIfAborted();
-      const replyIsDue = replyDue?.aborted === true;
-      if (replyIsDue) session.replyDeadline.markNoticeGiven();
+      const limitEnded = endedByLimit() !== undefined;
       // Delivery is marked with the tool result that carries it (see TaskHandover), never before.
       const deliveredIds = new Set(deliver.map((task) => task.id));
       const finished: TaskView[] = [];
       for (const task of deliver) finished.push({ ...(await viewOf(session, task)), alreadyDelivered: false });
       const others: TaskView[] = [];
       for (const task of current()) if (!deliveredIds.has(task.id)) others.push(await viewOf(session, task));
-      return { finished, others, timedOut, waitedMs: Date.now() - started, ...(replyIsDue ? { replyDue: true } : {}), ...earlierBlocks };
+      return { finished, others, timedOut, waitedMs: Date.now() - started, ...(limitEnded ? { endedByLimit: true } : {}), ...earlierBlocks };
     },
 
     async cancel(names: readonly string[]): Promise<TaskView[]> {

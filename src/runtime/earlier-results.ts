@@ -4,9 +4,9 @@ import { readStoredCapsule, type ResultCapsule } from '../records/capsule';
 import type { AgentRun } from '../records/run';
 import type { AgentTaskRecord } from '../records/task';
 import type { RunStore } from '../store/run-store';
-import { renderCapsuleBody, renderResultFile } from './capsule-markdown';
+import { renderCapsuleBody, renderResultFile } from '../rendering/capsule-markdown';
+import { capText } from '../rendering/markdown-rendering';
 import { mayCarryToNextTurn, mayReuseForSameMessage } from './chat-identity';
-import { capText } from './markdown-rendering';
 
 /** Where a carried result's full text lives in the new run's workspace, as the root sees it. */
 export const EARLIER_FOLDER = 'summaries/earlier/';

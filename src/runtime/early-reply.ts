@@ -16,7 +16,7 @@ function unfinished(session: RunSession): AgentTaskRecord[] {
  */
 export async function replyWhileHelpersWork(session: RunSession, reply: string, replyStreamed: boolean): Promise<boolean> {
   const working = unfinished(session);
-  if (!session.replyDeadline.enabled || working.length === 0 || session.signal.aborted) return false;
+  if (!session.replyDue.enabled || working.length === 0 || session.signal.aborted) return false;
   session.run = { ...session.run, reply, repliedAt: session.now() };
   await session.store.putRun(session.run);
   session.journal.note('run-reply', { data: { stillWorking: working.length } });

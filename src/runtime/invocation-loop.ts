@@ -1,11 +1,10 @@
 import { ProviderError } from '../errors';
-import { firstMetStopCondition } from './budget';
 import { appendAndSave, type InvocationDriver } from './invocation-driver';
 import { runModelTurn } from './model-turn';
-import { spendCapNote, spendCapStopsRound } from './spend-cap';
+import { limitEndingLoop } from './limits/asking';
 import { abortReason } from './run-signals';
 import { prepareRound, prepareWrapUp } from './turn-preparation';
-import { resolveLastTurn, wrapUpAsked, wrapUpInstruction } from './turn-resolution';
+import { resolveLastTurn, wrapUpInstruction } from './turn-resolution';
 import type { InvocationEnding } from '../tools/tool-definition';
 
 /** Whether a provider refused the request itself (as some do a forced tool choice). */
@@ -27,24 +26,21 @@ async function wrapUpTurn(driver: InvocationDriver): Promise<void> {
 }
 
 /**
- * The next model call, appended to the history: an ordinary round, or, once a stop condition is
- * met (checked here, in one place), the wrap-up instruction and the one last call.
+ * The next model call, appended to the history: an ordinary round, or, once a limit ends the loop
+ * (asked here, in one place: src/runtime/limits/), the limit's note, the wrap-up instruction and
+ * the one last call. The wrap-up step is stored with the instruction, so a resumed loop makes the
+ * last call as the stopped one would have.
  */
-async function takeModelTurn(driver: InvocationDriver, toolBudgetRefused: boolean): Promise<void> {
-  if (wrapUpAsked(driver)) return wrapUpTurn(driver);
-  const stop = firstMetStopCondition({
-    budget: driver.invocation.budget,
-    usage: driver.invocation.usage,
-    toolBudgetRefused,
-    runTokenCapReached: await spendCapStopsRound(driver),
-    signal: driver.signal,
-  });
-  if (stop?.reason === 'cancelled') throw abortReason(driver.signal);
-  if (stop?.reason === 'run-token-cap') await appendAndSave(driver, { role: 'user', content: spendCapNote(driver.session) });
-  // Told its reply is due, the root had a round to write it; calling tools again ends in the last call.
-  const replyOverdue = driver.invocation.kind === 'root' && driver.session.replyDeadline.overdueAtRound();
-  if (stop || replyOverdue) {
-    await appendAndSave(driver, { role: 'user', content: wrapUpInstruction(driver) });
+async function takeModelTurn(driver: InvocationDriver): Promise<void> {
+  if (driver.invocation.nextStep?.kind === 'wrap-up') return wrapUpTurn(driver);
+  if (driver.signal.aborted) throw abortReason(driver.signal);
+  const scope = { session: driver.session, invocation: driver.invocation };
+  const limit = await limitEndingLoop(scope);
+  if (driver.signal.aborted) throw abortReason(driver.signal);
+  if (limit) {
+    const note = limit.stopNote?.(scope);
+    driver.invocation = { ...driver.invocation, nextStep: { kind: 'wrap-up', limit: limit.id } };
+    await appendAndSave(driver, ...(note ? [{ role: 'user' as const, content: note }] : []), { role: 'user', content: wrapUpInstruction(driver) });
     return wrapUpTurn(driver);
   }
   await runModelTurn(driver, prepareRound(driver));
@@ -63,14 +59,12 @@ export async function runInvocationLoop(driver: InvocationDriver): Promise<Invoc
   // Before its first round an invocation has no turn of its own (a page may end the history it
   // starts with on an assistant message of its own).
   let turnTaken = driver.invocation.usage.rounds > 0;
-  let toolBudgetRefused = false;
   for (;;) {
     if (turnTaken) {
-      const resolution = await resolveLastTurn(driver);
-      if (resolution.ending) return resolution.ending;
-      toolBudgetRefused = resolution.toolBudgetRefused;
+      const ending = await resolveLastTurn(driver);
+      if (ending) return ending;
     }
-    await takeModelTurn(driver, toolBudgetRefused);
+    await takeModelTurn(driver);
     turnTaken = true;
   }
 }

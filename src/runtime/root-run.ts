@@ -2,7 +2,7 @@ import { CancelledError, HostContractError, RetinueError } from '../errors';
 import type { AgentInvocation } from '../records/invocation';
 import type { AgentRun, RunFallback, RunStatus } from '../records/run';
 import type { RunOutcome } from './agent-runtime';
-import { endTask } from './child-task';
+import { endUnfinishedChildren } from './task-ending';
 import { replyWhileHelpersWork } from './early-reply';
 import { fallbackForError } from './fail-open';
 import { createDelegationPort } from './delegation-service';
@@ -11,25 +11,12 @@ import { runInvocationLoop } from './invocation-loop';
 import { rootPolicy } from './invocation-policy';
 import { abortReason, isSuspended } from './run-signals';
 import type { RunSession } from './run-session';
-import { runTokenCapOf } from './spend-cap';
 import { samplingFor } from './turn-preparation';
 import { createRootWorkspaceView } from '../workspace/root-view';
 
 function asRetinueError(error: unknown): RetinueError {
   if (error instanceof RetinueError) return error;
   return new HostContractError('unexpected-error', error instanceof Error ? error.message : String(error), { cause: error });
-}
-
-/** Cancels every unfinished child (the root ended) and waits until their records say so. */
-export async function endUnfinishedChildren(session: RunSession, reason: string): Promise<void> {
-  const dequeued = session.scheduler.cancelAll(new CancelledError(reason));
-  await session.scheduler.settled();
-  for (const task of session.tasks.values()) {
-    if (task.status !== 'queued' && task.status !== 'running') continue;
-    if (!dequeued.includes(task.id) && session.scheduler.isRunning(task.id)) continue;
-    const invocation = await session.store.getInvocation(task.childInvocationId);
-    await endTask(session, task.id, invocation, { status: 'cancelled', error: new CancelledError(reason) });
-  }
 }
 
 async function endRootInvocation(
@@ -85,7 +72,6 @@ export async function runRoot(session: RunSession, rootInvocation: AgentInvocati
   try {
     const profile = session.profile(invocation.profileId);
     const policy = rootPolicy(profile);
-    session.runTokenCap = runTokenCapOf(profile, session.environment.defaults);
     invocation = { ...invocation, status: 'running' };
     await session.store.putInvocation(invocation);
     session.journal.note('invocation-start', { invocationId: invocation.id, data: { profileId: profile.id, kind: 'root' } });
@@ -100,10 +86,10 @@ export async function runRoot(session: RunSession, rootInvocation: AgentInvocati
       delegation: policy.tools.some((tool) => tool.startsWith('agent.')) ? createDelegationPort(session, invocation, profile) : undefined,
       replyStream: session.createReplyStream(invocation.id),
     };
-    session.replyDeadline.start();
+    session.replyDue.start(session.now());
     try {
       const ending = await runInvocationLoop(driver);
-      session.replyDeadline.stop();
+      session.replyDue.stop();
       invocation = driver.invocation;
       const reply = ending.kind === 'reply' ? ending.text : '';
       invocation = await endRootInvocation(session, invocation, 'completed');
@@ -114,7 +100,7 @@ export async function runRoot(session: RunSession, rootInvocation: AgentInvocati
       const outcome = await endRun(session, 'completed', { reply });
       return driver.replyStream?.lastTurnStreamed && outcome.run.status === 'completed' ? { ...outcome, replyStreamed: true } : outcome;
     } catch (error) {
-      session.replyDeadline.stop();
+      session.replyDue.stop();
       if (invocation.status === 'running') invocation = driver.invocation;
       throw error;
     }

@@ -9,7 +9,7 @@ import type { RunStore } from '../store/run-store';
 import { RunWorkspace } from '../workspace/run-workspace';
 import type { ModelResolver } from '../model/model-resolver';
 import type { EarlierResult } from './earlier-results';
-import { ReplyDeadline } from './reply-deadline';
+import { ReplyDueClock } from './limits/reply-deadline';
 import { createRootReplyStream, type ReplyStreamEvent, type RootReplyStream } from './reply-stream';
 import { RunJournal } from './run-journal';
 import { TaskScheduler, type TaskTimer } from './scheduler';
@@ -41,8 +41,6 @@ export interface RunSessionOptions {
   onProgress?: (line: string) => void;
   /** The root's reply as the model writes it (see reply-stream.ts); absent when nobody listens. */
   onReplyStream?: (event: ReplyStreamEvent) => void;
-  /** `replyDeadlineMs`: absent or 0, the root waits for its helpers as before. */
-  replyDeadlineMs?: number;
   /** The reply, sent while helpers still work (only with a reply deadline); the run ends later. */
   onEarlyReply?: (reply: EarlyReply) => void;
   /** Results of earlier runs of the conversation, offered to the root by name. */
@@ -65,15 +63,15 @@ export class RunSession {
   readonly snapshot: PromptSnapshot;
   readonly resolveModel: ModelResolver;
   readonly tasks = new Map<string, AgentTaskRecord>();
-  readonly replyDeadline: ReplyDeadline;
+  /** The reply deadline's clock, from the run record's `replyDueAt` (limits/reply-deadline.ts). */
+  readonly replyDue: ReplyDueClock;
   readonly onEarlyReply: ((reply: EarlyReply) => void) | undefined;
   readonly earlierResults: readonly EarlierResult[];
   private readonly capsules = new Map<string, ResultCapsule>();
   private readonly progress: ((line: string) => void) | undefined;
   private readonly replyListener: ((event: ReplyStreamEvent) => void) | undefined;
+  /** The run record; every limit's run-wide state is on it (`replyDueAt`, `tokenCap`, ...). */
   run: AgentRun;
-  /** Tokens this run may use (see spend-cap.ts); set when the root starts, absent for no cap. */
-  runTokenCap?: number;
 
   constructor(options: RunSessionOptions) {
     this.environment = options.environment;
@@ -83,7 +81,7 @@ export class RunSession {
     this.resolveModel = options.resolveModel;
     this.progress = options.onProgress;
     this.replyListener = options.onReplyStream;
-    this.replyDeadline = new ReplyDeadline(options.replyDeadlineMs);
+    this.replyDue = new ReplyDueClock(options.run.replyDueAt);
     this.onEarlyReply = options.onEarlyReply;
     this.earlierResults = options.earlierResults ?? [];
     this.workspace = new RunWorkspace({ store: this.store, runId: options.run.id, now: options.environment.now });

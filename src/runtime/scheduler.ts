@@ -22,6 +22,8 @@ export interface TaskTimer {
 interface RunningTask {
   controller: AbortController;
   done: Promise<void>;
+  /** The waiting task whose slot this one runs on; undefined on one of the run's own slots. */
+  onSlotOf?: string;
 }
 
 /**
@@ -35,12 +37,18 @@ export class TaskScheduler {
   private readonly listeners = new Set<() => void>();
   /** Running tasks waiting for tasks they started (nested delegation): their slots are lent meanwhile. */
   private readonly waiting = new Set<string>();
+  /** A queued task's parent task (nested delegation): the only one whose lent slot it may take. */
+  private readonly parentOf = new Map<string, string>();
 
   constructor(private readonly options: TaskSchedulerOptions) {}
 
-  /** Starts the task now when a slot is free, else queues it. Returns where it went. */
-  enqueue(taskId: string): 'running' | 'queued' {
+  /**
+   * Starts the task now when a slot is free, else queues it. Returns where it went. `parentTaskId`
+   * names the task that started it (nested delegation): while that one waits, its slot is this one's.
+   */
+  enqueue(taskId: string, parentTaskId?: string): 'running' | 'queued' {
     if (this.running.has(taskId) || this.queue.includes(taskId)) return this.running.has(taskId) ? 'running' : 'queued';
+    if (parentTaskId !== undefined) this.parentOf.set(taskId, parentTaskId);
     this.queue.push(taskId);
     this.pump();
     return this.running.has(taskId) ? 'running' : 'queued';
@@ -62,6 +70,7 @@ export class TaskScheduler {
     const index = this.queue.indexOf(taskId);
     if (index !== -1) {
       this.queue.splice(index, 1);
+      this.parentOf.delete(taskId);
       return 'dequeued';
     }
     const running = this.running.get(taskId);
@@ -74,6 +83,7 @@ export class TaskScheduler {
   /** Empties the queue (returns the ids left queued) and aborts every running task with `reason`. */
   cancelAll(reason: Error): string[] {
     const dequeued = this.queue.splice(0, this.queue.length);
+    this.parentOf.clear();
     for (const running of this.running.values()) running.controller.abort(reason);
     return dequeued;
   }
@@ -87,8 +97,9 @@ export class TaskScheduler {
 
   /**
    * Resolves at the next task end (or queue change), after `timeoutMs`, or when `signal` aborts.
-   * A running task that waits here for the tasks it started (`waitingTaskId`) lends them its slot
-   * meanwhile, so a run full of waiting parents cannot starve their own children.
+   * A running task that waits here for the tasks it started (`waitingTaskId`) lends its slot to
+   * them, and only to them, meanwhile: a run full of waiting parents cannot starve their own
+   * children, and a waiting parent's slot never goes to a task it does not wait for.
    */
   waitForChange(timeoutMs: number, signal: AbortSignal, waitingTaskId?: string): Promise<void> {
     const lends = waitingTaskId !== undefined && this.running.has(waitingTaskId) && !this.waiting.has(waitingTaskId);
@@ -115,14 +126,38 @@ export class TaskScheduler {
     for (const listener of [...this.listeners]) listener();
   }
 
+  /** Whether one of the run's own slots is free (a waiting task keeps its slot, lent to its children). */
+  private ownSlotFree(): boolean {
+    let taken = 0;
+    for (const running of this.running.values()) if (running.onSlotOf === undefined) taken += 1;
+    return taken < this.options.maxRunning;
+  }
+
+  /** The waiting parent whose lent slot `taskId` may take now, if any. */
+  private lentSlotFor(taskId: string): string | undefined {
+    const parent = this.parentOf.get(taskId);
+    if (parent === undefined || !this.waiting.has(parent)) return undefined;
+    for (const running of this.running.values()) if (running.onSlotOf === parent) return undefined;
+    return parent;
+  }
+
+  /** Starts queued tasks, in order, while a slot they may take is free. */
   private pump(): void {
-    while (this.running.size - this.waiting.size < this.options.maxRunning && this.queue.length > 0 && !this.options.parentSignal.aborted) {
-      const taskId = this.queue.shift() as string;
-      this.start(taskId);
+    if (this.options.parentSignal.aborted) return;
+    for (let index = 0; index < this.queue.length; ) {
+      const taskId = this.queue[index] as string;
+      const lender = this.lentSlotFor(taskId);
+      if (lender === undefined && !this.ownSlotFree()) {
+        index += 1;
+        continue;
+      }
+      this.queue.splice(index, 1);
+      this.parentOf.delete(taskId);
+      this.start(taskId, lender);
     }
   }
 
-  private start(taskId: string): void {
+  private start(taskId: string, onSlotOf: string | undefined): void {
     const { controller, dispose } = childAbortController(this.options.parentSignal);
     let timeout: ReturnType<typeof setTimeout> | undefined;
     const timer: TaskTimer = {
@@ -145,6 +180,6 @@ export class TaskScheduler {
         this.pump();
         this.notify();
       });
-    this.running.set(taskId, { controller, done });
+    this.running.set(taskId, { controller, done, ...(onSlotOf !== undefined ? { onSlotOf } : {}) });
   }
 }

@@ -3,10 +3,10 @@ import type { AgentInvocation } from '../records/invocation';
 import type { AgentTaskRecord } from '../records/task';
 import { emptyUsage } from '../records/usage';
 import type { AgentProfile } from '../settings/schema';
-import type { DelegateRequest } from '../tools/tool-definition';
+import type { DelegateRequest, ToolCallKey } from '../tools/tool-definition';
 import type { WorkspaceEntry, WorkspaceView } from '../workspace/workspace-view';
 import { narrowBudget } from './budget';
-import { conversationMessages } from './chat-text';
+import { conversationMessages } from '../hosts/chat-text';
 import { renderChildSystemMessage, renderTaskBriefing, BRIEFING_LIMITS } from './child-context';
 import type { RunSession } from './run-session';
 import { childWorkspaceView } from './task-tree';
@@ -40,8 +40,44 @@ export interface CreateTaskInput {
   caller: AgentInvocation;
   target: AgentProfile;
   request: DelegateRequest;
-  toolCallId: string;
-  tasksLeft: number;
+  call: ToolCallKey;
+}
+
+function taskLimitReached(maxTasks: number): ModelBehaviorError {
+  return new ModelBehaviorError(
+    'task-limit-reached',
+    `This run already has its ${maxTasks} delegated tasks, the most it may have. Use the results you have (agent_await) or do the work yourself.`,
+  );
+}
+
+/**
+ * Takes the task's place in the run in one synchronous step: its name (workspace key) and its place
+ * under `maxTasksPerRun`. Two invocations delegating at the same moment can therefore never get the
+ * same name nor pass the cap together, whatever the awaits that follow.
+ */
+function reserveTask(input: CreateTaskInput): AgentTaskRecord {
+  const { session, caller, target, request, call } = input;
+  const maxTasks = session.environment.defaults.maxTasksPerRun;
+  if (session.tasks.size >= maxTasks) throw taskLimitReached(maxTasks);
+  const now = session.now();
+  const task: AgentTaskRecord = {
+    id: session.environment.newId(),
+    runId: session.run.id,
+    parentInvocationId: caller.id,
+    childInvocationId: session.environment.newId(),
+    targetProfileId: target.id,
+    workspaceKey: nextWorkspaceKey(target.id, session.tasks.values()),
+    continuation: 'returnToParent',
+    status: 'queued',
+    task: request.task,
+    budget: narrowBudget(target, request.budget),
+    toolCallId: call.callId,
+    toolCallTurn: call.turn,
+    createdAt: now,
+    usage: emptyUsage(),
+  };
+  session.tasks.set(task.id, task);
+  return task;
 }
 
 /**
@@ -50,22 +86,12 @@ export interface CreateTaskInput {
  */
 export async function createTask(input: CreateTaskInput): Promise<AgentTaskRecord> {
   const { session, caller, target, request } = input;
-  const maxTasks = session.environment.defaults.maxTasksPerRun;
-  if (input.tasksLeft <= 0) {
-    throw new ModelBehaviorError(
-      'task-limit-reached',
-      `This run already has its ${maxTasks} delegated tasks, the most it may have. Use the results you have (agent_await) or do the work yourself.`,
-    );
-  }
-  const { environment } = session;
-  const workspaceKey = nextWorkspaceKey(target.id, session.tasks.values());
-  const budget = narrowBudget(target, request.budget);
+  const reserved = reserveTask(input);
+  const { workspaceKey, budget, childInvocationId: childId } = reserved;
   const view = childWorkspaceView(session, { workspaceKey, parentInvocationId: caller.id });
   const recentCount = target.context.recentChatMessages;
   const recentChat = recentCount > 0 ? conversationMessages(session.snapshot.messages).slice(-recentCount) : undefined;
   const briefing = renderTaskBriefing({ task: request.task, workspaceEntries: await listView(view), recentChat });
-  const now = environment.now();
-  const childId = environment.newId();
   const child: AgentInvocation = {
     id: childId,
     runId: session.run.id,
@@ -82,24 +108,11 @@ export async function createTask(input: CreateTaskInput): Promise<AgentTaskRecor
       { role: 'user', content: briefing },
     ],
     depth: caller.depth + 1,
-    createdAt: now,
-  };
-  const task: AgentTaskRecord = {
-    id: environment.newId(),
-    runId: session.run.id,
-    parentInvocationId: caller.id,
-    childInvocationId: childId,
-    targetProfileId: target.id,
-    workspaceKey,
-    continuation: 'returnToParent',
-    status: 'queued',
-    task: request.task,
-    budget,
-    toolCallId: input.toolCallId,
-    createdAt: now,
-    usage: emptyUsage(),
+    createdAt: reserved.createdAt,
   };
   await session.store.putInvocation(child);
+  // The reserved record may have moved on meanwhile (a spend cap cancels queued tasks): it wins.
+  const task = session.tasks.get(reserved.id) ?? reserved;
   await session.saveTask(task);
   session.journal.note('task-queued', {
     invocationId: caller.id,

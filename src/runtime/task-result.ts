@@ -3,7 +3,7 @@ import type { AgentTaskRecord } from '../records/task';
 import type { TaskResultInput, TaskResultPort } from '../tools/tool-definition';
 import { resolveChildArtifactPath } from '../workspace/child-view';
 import { agentResultPath, childResultPath } from '../workspace/layout';
-import { renderResultFile } from './capsule-markdown';
+import { renderResultFile } from '../rendering/capsule-markdown';
 import type { RunSession } from './run-session';
 import { childScopeOf } from './task-tree';
 

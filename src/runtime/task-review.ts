@@ -1,7 +1,7 @@
 import type { AgentTaskRecord } from '../records/task';
 import { awaitsReview, decideReview, lapseReview, type ReviewDecision, type ReviewLapse, type TaskReview } from '../records/task-review';
 import { childResultPath } from '../workspace/layout';
-import { renderReviewedResultFile } from './review-rendering';
+import { renderReviewedResultFile } from '../rendering/review-rendering';
 import type { RunSession } from './run-session';
 
 /** The page's progress word for where a review stands (after `key · title — `). */

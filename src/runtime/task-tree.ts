@@ -1,7 +1,6 @@
 import type { AgentTaskRecord } from '../records/task';
 import { createChildWorkspaceView, type ChildScope } from '../workspace/child-view';
 import type { WorkspaceView } from '../workspace/workspace-view';
-import { cancelTask } from './child-task';
 import type { RunSession } from './run-session';
 
 /**
@@ -52,22 +51,13 @@ export function childWorkspaceView(session: RunSession, placement: TaskPlacement
   return createChildWorkspaceView({ workspace: session.workspace, ...childScopeOf(session, placement) });
 }
 
-type EndStatus = 'completed' | 'failed' | 'cancelled';
+export type EndStatus = 'completed' | 'failed' | 'cancelled';
 
 const SUBTREE_REASON: Record<EndStatus, string> = {
   completed: 'The agent that gave this task finished before this task did.',
   failed: 'The agent that gave this task failed before this task finished.',
   cancelled: 'The agent that gave this task was cancelled.',
 };
-
-/**
- * Ends what an ending task left unfinished: every queued or running task its invocation started,
- * and theirs in turn (each task's own end does the same). Results already given stay stored.
- */
-export async function endSubtree(session: RunSession, invocationId: string, parentEnd: EndStatus): Promise<void> {
-  const unfinished = session.tasksOf(invocationId).filter(isUnfinished);
-  await Promise.all(unfinished.map((task) => cancelTask(session, task.id, subtreeReason(parentEnd))));
-}
 
 /** Why a task was ended because the task that gave it ended (shown in the side panel). */
 export function subtreeReason(parentEnd: AgentTaskRecord['status']): string {

@@ -1,20 +1,14 @@
 import { toCanonicalToolName, toolResultMessage, type ToolCallRequest } from '../model/tool-protocol';
 import { addUsage } from '../records/usage';
-import { dispatchToolCall, isBudgetRefusal } from '../tools/tool-dispatcher';
+import { dispatchToolCall } from '../tools/tool-dispatcher';
 import type { InvocationEnding, ToolContext } from '../tools/tool-definition';
-import { toolCallFits } from './budget';
 import { appendAndSave, appendToolResult, historyOf, journalIds, type InvocationDriver } from './invocation-driver';
+import { recordMet, toolCallRefusal, toolResultNotes } from './limits/asking';
 import type { ToolName } from '../settings/tool-names';
 
 export interface ToolExecutionOptions {
   /** The forced wrap-up call: only `task.return` is offered and a result is partial. */
   wrappingUp?: boolean;
-}
-
-export interface ToolExecutionResult {
-  ending?: InvocationEnding;
-  /** A call was refused because the tool-call budget was spent: the wrap-up follows. */
-  toolBudgetRefused: boolean;
 }
 
 const ENDING_TOOLS: readonly string[] = ['workspace_commit', 'workspace_finish', 'task_return'];
@@ -37,6 +31,7 @@ function contextFor(driver: InvocationDriver, toolCallId: string, wrappingUp: bo
   return {
     signal: driver.signal,
     toolCallId,
+    turn: driver.invocation.usage.rounds,
     workspace: driver.workspace,
     chat: driver.session.snapshot.messages,
     delegation: driver.delegation,
@@ -48,9 +43,10 @@ function contextFor(driver: InvocationDriver, toolCallId: string, wrappingUp: bo
 
 /**
  * Runs the tool calls of the assistant turn the history ends with, in order. Each result is
- * appended and saved as it comes, journaled, and counted against the budget; results of tasks that
- * finished meanwhile are announced on the next result, and what a result hands over is recorded in
- * the same write. A call whose result is already stored (a turn a restart interrupted) keeps it and
+ * appended and saved as it comes, journaled, and counted against the budget; a call a limit refuses
+ * gets the limit's words and the limit is recorded as met; results of tasks that finished
+ * meanwhile are announced on the next result, the limits' notes follow, and what a result hands
+ * over is recorded in the same write. A call whose result is already stored (a turn a restart interrupted) keeps it and
  * is not run again, except the ending tools: they are idempotent, and running them again tells the
  * loop how the invocation ended.
  */
@@ -58,39 +54,37 @@ export async function executeToolCalls(
   driver: InvocationDriver,
   calls: readonly ToolCallRequest[],
   options: ToolExecutionOptions = {},
-): Promise<ToolExecutionResult> {
+): Promise<InvocationEnding | undefined> {
   const wrappingUp = options.wrappingUp ?? false;
   const surface: readonly ToolName[] = wrappingUp ? ['task.return'] : driver.policy.tools;
   const ids = journalIds(driver);
   let ending: InvocationEnding | undefined;
-  let toolBudgetRefused = false;
   const stored = storedResults(driver);
   for (const call of calls) {
-    const storedResult = stored.get(call.id);
-    const answered = storedResult !== undefined;
-    if (answered && !ENDING_TOOLS.includes(call.name)) {
-      if (isBudgetRefusal(call, storedResult)) toolBudgetRefused = true;
-      continue;
-    }
+    const answered = stored.has(call.id);
+    if (answered && !ENDING_TOOLS.includes(call.name)) continue;
     if (ending && !answered) {
       await appendAndSave(driver, toolResultMessage(call.id, `Not run: your work already ended earlier in this turn.`));
       continue;
     }
     driver.session.journal.note('tool-call-start', { ...ids, data: { tool: toCanonicalToolName(call.name), callId: call.id, replay: answered } });
+    const refusal = answered ? undefined : toolCallRefusal({ session: driver.session, invocation: driver.invocation }, call.name);
     const result = await dispatchToolCall({
       call,
       surface,
       context: contextFor(driver, call.id, wrappingUp),
-      budgetLeft: answered || toolCallFits(driver.invocation.budget, driver.invocation.usage.toolCalls),
+      ...(refusal ? { refusal: refusal.text } : {}),
       withheld: wrappingUp ? undefined : driver.policy.withheld,
     });
     if (!answered) {
       if (result.counts) driver.invocation = { ...driver.invocation, usage: addUsage(driver.invocation.usage, { toolCalls: 1 }) };
       if (result.counts) driver.session.addUsage({ toolCalls: 1 });
+      if (result.refused && refusal) driver.invocation = recordMet(driver.invocation, refusal.limit);
       const handover = result.handover ?? { delivered: [], announced: [] };
       const announcement = driver.delegation?.announcement(handover);
-      const replyDue = driver.invocation.kind === 'root' ? driver.session.replyDeadline.takeNotice() : undefined;
-      const content = [result.content, announcement?.line, replyDue].filter((part) => part !== undefined).join('\n\n');
+      const limitNotes = toolResultNotes({ session: driver.session, invocation: driver.invocation });
+      driver.invocation = limitNotes.invocation;
+      const content = [result.content, announcement?.line, ...limitNotes.notes].filter((part) => part !== undefined).join('\n\n');
       const handedOver = driver.delegation?.handedOver({ ...handover, announced: [...handover.announced, ...(announcement?.names ?? [])] }) ?? [];
       await appendToolResult(driver, toolResultMessage(call.id, content), handedOver);
     }
@@ -98,8 +92,7 @@ export async function executeToolCalls(
       ...ids,
       data: { tool: result.toolName, callId: call.id, ok: result.problem === undefined, error: result.problem, counted: result.counts },
     });
-    if (result.refusedForBudget) toolBudgetRefused = true;
     ending ??= result.ending;
   }
-  return { ending, toolBudgetRefused };
+  return ending;
 }

@@ -1,9 +1,9 @@
-import type { ChatCompletionAssistantMessageParam, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import type { ChatCompletionAssistantMessageParam } from 'openai/resources/chat/completions';
 import { ModelBehaviorError } from '../errors';
 import { toolCallsOf } from '../model/tool-protocol';
 import type { InvocationEnding } from '../tools/tool-definition';
 import { appendAndSave, historyOf, type InvocationDriver } from './invocation-driver';
-import { executeToolCalls, type ToolExecutionResult } from './tool-execution';
+import { executeToolCalls } from './tool-execution';
 
 /** Said once to a child that answered in plain text instead of calling `task_return`. */
 export const TASK_RETURN_NUDGE =
@@ -25,13 +25,9 @@ export function turnText(message: ChatCompletionAssistantMessageParam): string {
   return content.map((part) => (part.type === 'text' ? part.text : '')).join('');
 }
 
-function isUserText(message: ChatCompletionMessageParam | undefined, text: string): boolean {
-  return message?.role === 'user' && message.content === text;
-}
-
-/** Whether the child was already told to finish with `task_return`. */
+/** Whether the child was already told to finish with `task_return` (the step stored with the nudge). */
 function wasNudged(driver: InvocationDriver): boolean {
-  return historyOf(driver.invocation).some((message) => isUserText(message, TASK_RETURN_NUDGE));
+  return driver.invocation.nextStep?.kind === 'task-return-nudged';
 }
 
 /** The wrap-up instruction for this invocation's exit policy. */
@@ -39,15 +35,10 @@ export function wrapUpInstruction(driver: InvocationDriver): string {
   return driver.policy.exitPolicy === 'runFinishAllowed' ? ROOT_WRAP_UP_INSTRUCTION : CHILD_WRAP_UP_INSTRUCTION;
 }
 
-/** Whether the history ends with the wrap-up instruction: the next model call is the last one. */
-export function wrapUpAsked(driver: InvocationDriver): boolean {
-  return isUserText(historyOf(driver.invocation).at(-1), wrapUpInstruction(driver));
-}
-
 /** The assistant turn the history ends with (followed only by its own tool results, if any). */
 interface LastTurn {
   message: ChatCompletionAssistantMessageParam;
-  /** The turn answers the wrap-up instruction: it is the invocation's last. */
+  /** The turn answers the wrap-up instruction (the stored step says so): it is the invocation's last. */
   wrappingUp: boolean;
 }
 
@@ -57,7 +48,9 @@ function lastTurn(driver: InvocationDriver): LastTurn | undefined {
   while (index >= 0 && history[index]?.role === 'tool') index -= 1;
   const message = history[index];
   if (message?.role !== 'assistant') return undefined;
-  return { message, wrappingUp: isUserText(history[index - 1], wrapUpInstruction(driver)) };
+  // The wrap-up step is stored with the instruction, after the turn before it was resolved: any
+  // assistant turn while it stands answers the instruction.
+  return { message, wrappingUp: driver.invocation.nextStep?.kind === 'wrap-up' };
 }
 
 /**
@@ -67,16 +60,16 @@ function lastTurn(driver: InvocationDriver): LastTurn | undefined {
  * invocation. Nothing to do when the history ends with words of the runtime (a nudge, the wrap-up
  * instruction): the model speaks next.
  */
-export async function resolveLastTurn(driver: InvocationDriver): Promise<ToolExecutionResult> {
+export async function resolveLastTurn(driver: InvocationDriver): Promise<InvocationEnding | undefined> {
   const turn = lastTurn(driver);
-  if (!turn) return { toolBudgetRefused: false };
+  if (!turn) return undefined;
   // The root wraps up without tools: whatever it answers is its reply.
   const calls = driver.policy.exitPolicy === 'runFinishAllowed' && turn.wrappingUp ? [] : toolCallsOf(turn.message);
   if (calls.length > 0) {
-    const result = await executeToolCalls(driver, calls, { wrappingUp: turn.wrappingUp });
-    if (result.ending || !turn.wrappingUp) return result;
+    const ending = await executeToolCalls(driver, calls, { wrappingUp: turn.wrappingUp });
+    if (ending || !turn.wrappingUp) return ending;
   }
-  return { ending: await resolveTextTurn(driver, turn), toolBudgetRefused: false };
+  return resolveTextTurn(driver, turn);
 }
 
 /**
@@ -93,6 +86,7 @@ async function resolveTextTurn(driver: InvocationDriver, turn: LastTurn): Promis
     return textResult(driver, text, `Stopped at its budget (${maxRounds} rounds, ${maxToolCalls} tool calls) and answered in plain text; this result may be incomplete.`);
   }
   if (!wasNudged(driver)) {
+    driver.invocation = { ...driver.invocation, nextStep: { kind: 'task-return-nudged' } };
     await appendAndSave(driver, { role: 'user', content: TASK_RETURN_NUDGE });
     return undefined;
   }

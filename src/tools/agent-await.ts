@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { ModelBehaviorError } from '../errors';
-import { renderCapsuleForParent, taskNotesFolder } from '../runtime/capsule-markdown';
-import { REPLY_DUE_NOTICE } from '../runtime/reply-deadline';
-import { awaitingReviewLine, renderReviewedForParent } from '../runtime/review-rendering';
+import { renderCapsuleForParent, taskNotesFolder } from '../rendering/capsule-markdown';
+import { awaitingReviewLine, renderReviewedForParent } from '../rendering/review-rendering';
 import { defineTool, type AwaitAnswer, type TaskView } from './tool-definition';
 
 /** The longest one `agent.await` waits (DESIGN.md section 7). */
@@ -59,13 +58,13 @@ export function renderAwaitAnswer(answer: AwaitAnswer, options: { statusOnly: bo
     const heading = options.statusOnly ? 'Where your tasks stand:' : 'Other tasks:';
     parts.push([heading, ...answer.others.map(otherLine)].join('\n'));
   }
-  if (answer.replyDue) {
-    parts.push(REPLY_DUE_NOTICE);
-  } else if (answer.timedOut && stillWorking.length > 0) {
+  // A wait a limit ended says nothing of waiting on: the limit's note follows in the same tool result.
+  const waitAdvice = !answer.endedByLimit;
+  if (waitAdvice && answer.timedOut && stillWorking.length > 0) {
     parts.push(
       `Waited ${seconds(answer.waitedMs)}; ${stillWorking.length === 1 ? 'this task is' : 'these tasks are'} still working. Call agent_await again to keep waiting, or agent_cancel to stop what you no longer need.`,
     );
-  } else if (options.statusOnly && stillWorking.length > 0) {
+  } else if (waitAdvice && options.statusOnly && stillWorking.length > 0) {
     parts.push('Call agent_await to wait for their results.');
   }
   if (parts.length === 0) return 'You have no delegated tasks. Start one with agent_delegate.';

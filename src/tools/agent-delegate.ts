@@ -39,7 +39,7 @@ export const agentDelegateTool = defineTool({
     if (!context.delegation) {
       throw new ModelBehaviorError('delegation-unavailable', 'You cannot delegate tasks. Do the work with your own tools.');
     }
-    const answer = await context.delegation.delegate(args, context.toolCallId);
+    const answer = await context.delegation.delegate(args, { turn: context.turn, callId: context.toolCallId });
     const state =
       answer.state === 'running'
         ? 'It is working in the background now.'

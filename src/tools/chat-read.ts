@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { SnapshotMessage } from '../hosts/prompt-snapshot';
-import { chatMessageText } from '../runtime/chat-text';
-import { capText } from '../runtime/markdown-rendering';
+import { chatMessageText } from '../hosts/chat-text';
+import { capText } from '../rendering/markdown-rendering';
 import { defineTool } from './tool-definition';
 
 /** Caps per `chat.read` call, so one call never floods the caller's context. */

@@ -77,8 +77,8 @@ export interface AwaitAnswer {
   others: TaskView[];
   timedOut: boolean;
   waitedMs: number;
-  /** The caller's reply deadline passed: it should write its reply now with what it has. */
-  replyDue?: boolean;
+  /** A limit ended the wait (the reply deadline); the limit's own note follows in the tool result. */
+  endedByLimit?: boolean;
   /** Results from earlier turns the caller named, rendered (they belong to no task of this run). */
   earlierBlocks?: string[];
 }
@@ -87,7 +87,8 @@ export interface AwaitAnswer {
 export interface DelegationPort {
   agents(): AgentProfile[];
   tasksLeft(): number;
-  delegate(request: DelegateRequest, toolCallId: string): Promise<DelegateAnswer>;
+  /** Idempotent per call: the same call (its turn and id) made again, as on resume, gives the same task. */
+  delegate(request: DelegateRequest, call: ToolCallKey): Promise<DelegateAnswer>;
   await(request: AwaitRequest, signal: AbortSignal): Promise<AwaitAnswer>;
   cancel(names: readonly string[]): Promise<TaskView[]>;
   /**
@@ -117,10 +118,22 @@ export interface TaskResultPort {
   submit(result: TaskResultInput): Promise<ResultCapsule>;
 }
 
+/**
+ * Which call of which turn of the invocation a tool runs for. Providers may number calls per turn
+ * (`call_0` in every turn), so the id alone does not name a call.
+ */
+export interface ToolCallKey {
+  /** The invocation's round that made the call (its model-call count when the call was made). */
+  turn: number;
+  callId: string;
+}
+
 /** Everything a tool may touch, for one call of one invocation. */
 export interface ToolContext {
   signal: AbortSignal;
   toolCallId: string;
+  /** The invocation's round that made this call (see ToolCallKey). */
+  turn: number;
   workspace: WorkspaceView;
   /** The host conversation, from the prompt snapshot. */
   chat: readonly SnapshotMessage[];

@@ -10,8 +10,11 @@ export interface DispatchInput {
   /** The invocation's fixed tool surface (canonical names). */
   surface: readonly ToolName[];
   context: ToolContext;
-  /** Whether one more counted tool call fits the budget (`task.return` never counts). */
-  budgetLeft: boolean;
+  /**
+   * Set when a limit refuses counted calls now (the tool-call cap): what such a call gets instead of
+   * running. `task.return` never counts, so it is never refused.
+   */
+  refusal?: string;
   /** Tools the invocation's profile lists but it is not offered, and why (e.g. the delegation depth limit). */
   withheld?: { tools: readonly ToolName[]; reason: string };
 }
@@ -24,8 +27,8 @@ export interface DispatchResult {
   ending?: InvocationEnding;
   /** Whether this call counts against `maxToolCalls`. */
   counts: boolean;
-  /** The call was not run because the tool-call budget was spent. */
-  refusedForBudget: boolean;
+  /** The call was not run because a limit refused it (`refusal`). */
+  refused: boolean;
   /** What went wrong, for the journal (the model reads `content`). */
   problem?: { code: string; message: string };
   /** Tasks this result hands over, to record with it. */
@@ -44,15 +47,6 @@ function unavailable(call: ToolCallRequest, surface: readonly ToolName[], withhe
   return `There is no tool '${call.name}' you can call. Your tools: ${available}.${hint}`;
 }
 
-function budgetRefusal(call: ToolCallRequest): string {
-  return `${call.name} was not run: you have used all the tool calls this work allows. Finish with what you have.`;
-}
-
-/** Whether a stored tool result is this call's refusal for a spent budget (what `dispatchToolCall` gave). */
-export function isBudgetRefusal(call: ToolCallRequest, storedResult: string): boolean {
-  return storedResult.startsWith(budgetRefusal(call));
-}
-
 function describeSchemaIssues(error: z.ZodError): string {
   return error.issues
     .slice(0, 8)
@@ -61,7 +55,7 @@ function describeSchemaIssues(error: z.ZodError): string {
 }
 
 function mistake(toolName: string, code: string, content: string, counts: boolean): DispatchResult {
-  return { toolName, content, counts, refusedForBudget: false, problem: { code, message: content } };
+  return { toolName, content, counts, refused: false, problem: { code, message: content } };
 }
 
 /**
@@ -76,9 +70,9 @@ export async function dispatchToolCall(input: DispatchInput): Promise<DispatchRe
   // Only an available `task.return` is free: a call to a tool that does not exist counts like any
   // other, so a model cannot loop on unknown names past its budget.
   const counts = !(available && canonical === 'task.return');
-  if (counts && !input.budgetLeft) {
-    const content = budgetRefusal(call);
-    return { toolName: available ? canonical : call.name, content, counts: false, refusedForBudget: true, problem: { code: 'tool-budget-spent', message: content } };
+  if (counts && input.refusal !== undefined) {
+    const content = input.refusal;
+    return { toolName: available ? canonical : call.name, content, counts: false, refused: true, problem: { code: 'tool-budget-spent', message: content } };
   }
   if (!available) return mistake(call.name, 'tool-unavailable', unavailable(call, surface, input.withheld), true);
   const parsed = parseToolArguments(canonical, call.arguments);
@@ -91,7 +85,7 @@ export async function dispatchToolCall(input: DispatchInput): Promise<DispatchRe
   }
   try {
     const outcome = await tool.execute(validated.data, context);
-    return { toolName: canonical, content: outcome.content, ending: outcome.ending, counts, refusedForBudget: false, handover: outcome.handover };
+    return { toolName: canonical, content: outcome.content, ending: outcome.ending, counts, refused: false, handover: outcome.handover };
   } catch (error) {
     if (error instanceof HostContractError || error instanceof CancelledError) throw error;
     if (context.signal.aborted) throw error;

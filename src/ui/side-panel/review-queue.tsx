@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { AgentTaskRecord } from '../../records/task';
 import { awaitsReview, REVIEW_EDIT_MAX_CHARS, type ReviewDecision, type TaskReview } from '../../records/task-review';
-import { renderCapsuleBody } from '../../runtime/capsule-markdown';
+import { renderCapsuleBody } from '../../rendering/capsule-markdown';
 import type { RunStore } from '../../store/run-store';
 import { t, type UiMessageKey } from '../ui-text';
 import { MarkdownView } from './markdown-view';

@@ -15,6 +15,7 @@ const pageOrigin = 'http://127.0.0.1:8000';
 let server: ScriptedModelServer;
 let context: BackgroundContext;
 let settings: Settings;
+let storeName: string;
 
 beforeEach(async () => {
   server = await startScriptedModelServer();
@@ -27,7 +28,7 @@ beforeEach(async () => {
     ],
     sites: [{ origin: pageOrigin, enabled: true, replyDeadlineMs: 1_500 }],
   });
-  const storeName = uniqueDatabaseName();
+  storeName = uniqueDatabaseName();
   context = createBackgroundContext({ openStore: () => openRunStore({ name: storeName }), loadSettings: async () => settings, watchSettings: () => () => undefined });
 });
 afterEach(async () => {
@@ -69,4 +70,53 @@ test('at the deadline the page gets its reply at once; the page going away then 
   expect(run?.reply).toBe('Reply at the deadline.');
   const [task] = await store.listTasks(run?.id ?? '');
   expect(task?.status).toBe('completed');
+}, 20_000);
+
+test('a run resumed after the worker stopped keeps its deadline: the reconnected page gets its reply while the helper still works', async () => {
+  const serve = (backgroundContext: BackgroundContext, message: BridgeToBackgroundMessage) => {
+    const pair = createPortPair({ url: `${pageOrigin}/chat`, tab: { id: 1 } });
+    const received: BackgroundToBridgeMessage[] = [];
+    pair.bridgeEnd.onMessage.addListener((incoming) => void received.push(incoming as BackgroundToBridgeMessage));
+    serveRunPort(pair.backgroundEnd, { context: backgroundContext, recordNotice: () => undefined, clientOptions: { maxRetries: 0 }, connectionLimiters: new Map(), runRateLimit: createRunRateLimit() });
+    pair.bridgeEnd.postMessage(message);
+    return received;
+  };
+  server.queue(
+    '[[root]]',
+    { toolCalls: [{ name: 'agent_delegate', arguments: { agentId: 'scene-critic', task: { title: 'Critique', objective: 'Critique it.' } } }] },
+    { toolCalls: [{ name: 'agent_await', arguments: {} }] },
+    { content: 'Reply at the deadline, after a restart.' },
+  );
+  let criticCalls = 0;
+  let criticAsked: () => void = () => undefined;
+  const asked = new Promise<void>((resolve) => (criticAsked = resolve));
+  let release: () => void = () => undefined;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  server.script(async (request) => {
+    if (!request.systemText.includes('[[critic]]')) return undefined;
+    criticCalls += 1;
+    if (criticCalls === 1) {
+      criticAsked();
+      return { fault: 'hang' };
+    }
+    await released;
+    return { toolCalls: [{ name: 'task_return', arguments: { summary: 'Finished after the reply.' } }] };
+  });
+  const first = serve(context, { type: 'run-start', adapter: 'openai-chat', body: { model: 'm', stream: false, messages: [{ role: 'user', content: 'Hi' }] } });
+  await eventually(() => expect(first).toContainEqual(expect.objectContaining({ type: 'run-accepted' })), 2_000);
+  const accepted = first.find((message) => message.type === 'run-accepted') as { runId: string };
+  await asked;
+  // The browser stops the worker before the deadline; a new one picks the run up when the page reconnects.
+  await (await context.getRuntime()).shutdown();
+  const restarted = createBackgroundContext({ openStore: () => openRunStore({ name: storeName }), loadSettings: async () => settings, watchSettings: () => () => undefined });
+
+  const resumed = serve(restarted, { type: 'run-resume', runId: accepted.runId });
+
+  await eventually(() => expect(resumed).toContainEqual(expect.objectContaining({ type: 'run-reply', reply: 'Reply at the deadline, after a restart.', helpersWorking: 1 })), 5_000);
+  const store = await restarted.getStore();
+  expect((await store.listTasks(accepted.runId))[0]?.status).toBe('running');
+  release();
+  while ((await store.getRun(accepted.runId))?.status === 'running') await new Promise((resolve) => setTimeout(resolve, 20));
+  expect((await store.getRun(accepted.runId))?.status).toBe('completed');
+  expect(resumed.filter((message) => message.type === 'run-reply')).toHaveLength(1);
 }, 20_000);

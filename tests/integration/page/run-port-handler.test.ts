@@ -148,4 +148,24 @@ describe('limits on what a page may start', () => {
     const [run] = await runs();
     expect(run?.fallback).toMatchObject({ code: 'limit-root-timeout', reason: expect.stringContaining('limit') });
   });
+
+  test('a resumed run keeps its turn’s time limit: it runs from the run’s start, not from the reconnect', { timeout: 15_000 }, async () => {
+    server.script(() => ({ fault: 'hang' }));
+    // The first worker's own timer is far off: only the resumed run's can end this turn.
+    const first = openRunPort({ dependencies: { rootTimeoutMs: 60_000 } });
+    first.send(runStart);
+    await eventually(() => expect(first.received).toContainEqual(expect.objectContaining({ type: 'run-accepted' })), 2_000);
+    const { runId } = first.received.find((message) => message.type === 'run-accepted') as { runId: string };
+    // The worker stops; the page reconnects once the turn's time is already up.
+    await (await context.getRuntime()).shutdown();
+    const [stopped] = await runs();
+    while (Date.now() < (stopped?.createdAt ?? 0) + 3_100) await new Promise((resolve) => setTimeout(resolve, 50));
+
+    const resumed = openRunPort({ dependencies: { rootTimeoutMs: 3_000 } });
+    resumed.send({ type: 'run-resume', runId });
+
+    // At once, well before a timer counted from the reconnect would end it.
+    await eventually(() => expect(resumed.received.at(-1)).toEqual({ type: 'pass-through' }), 2_000);
+    expect((await (await context.getStore()).getRun(runId))?.fallback).toMatchObject({ code: 'limit-root-timeout' });
+  });
 });

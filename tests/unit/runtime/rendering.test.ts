@@ -1,8 +1,8 @@
 import { expect, test } from 'vitest';
 import type { ResultCapsule } from '../../../src/records/capsule';
-import { renderCapsuleForParent, renderResultFile } from '../../../src/runtime/capsule-markdown';
+import { renderCapsuleForParent, renderResultFile } from '../../../src/rendering/capsule-markdown';
 import { renderChildSystemMessage, renderTaskBriefing } from '../../../src/runtime/child-context';
-import { renderAsMarkdown } from '../../../src/runtime/markdown-rendering';
+import { renderAsMarkdown } from '../../../src/rendering/markdown-rendering';
 import { profileSchema } from '../../../src/settings/schema';
 
 const capsule: ResultCapsule = {

@@ -1,4 +1,4 @@
-import type { SnapshotMessage } from '../hosts/prompt-snapshot';
+import type { SnapshotMessage } from './prompt-snapshot';
 
 /** The text of a chat message: a string, or the text parts of a content-part list. */
 export function chatMessageText(message: SnapshotMessage): string {

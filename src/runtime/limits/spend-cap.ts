@@ -1,0 +1,65 @@
+/**
+ * The run's spend cap (`budget.maxRunTokens` of the root's profile, else `defaults.maxRunTokens`,
+ * fixed on the run record as `tokenCap` when it starts): once the run's model calls have used that
+ * many tokens, no new delegation starts (queued tasks are cancelled, `agent.delegate` refuses),
+ * running tasks get their wrap-up call at their next round, and the root, once its tasks have ended,
+ * is told and writes the reply. Every invocation makes at most one more call after the cap, so the
+ * run stops near it, not exactly at it.
+ */
+import { ModelBehaviorError } from '../../errors';
+import type { AgentProfile, SettingsDefaults } from '../../settings/schema';
+import type { RunSession } from '../run-session';
+import { cancelTask } from '../task-ending';
+import type { Limit } from './limit';
+
+/** The cap for a run whose root has this profile; undefined means no cap. */
+export function runTokenCapOf(rootProfile: AgentProfile, defaults: SettingsDefaults): number | undefined {
+  return rootProfile.budget.maxRunTokens ?? defaults.maxRunTokens;
+}
+
+function reached(session: RunSession): boolean {
+  const cap = session.run.tokenCap;
+  return cap !== undefined && session.run.usage.totalTokens >= cap;
+}
+
+const tokens = (count: number) => count.toLocaleString('en-US');
+
+const NOT_STARTED = 'Not started: the run reached its token limit.';
+
+/**
+ * Records the cap on the run once, when it is first seen (`tokenCapReachedAt`; the side panel shows
+ * the `token-cap-reached` event), and cancels the tasks still queued, since no new task may start
+ * (every time: a task queued meanwhile, or left queued by a stop, is refused at its start too).
+ */
+async function recordReached(session: RunSession): Promise<void> {
+  if (session.run.tokenCapReachedAt === undefined) {
+    session.run = { ...session.run, tokenCapReachedAt: session.now() };
+    await session.store.putRun(session.run);
+    const cap = session.run.tokenCap ?? 0;
+    session.journal.note('token-cap-reached', { data: { cap, totalTokens: session.run.usage.totalTokens } });
+    session.reportProgress(`Token limit reached (${tokens(session.run.usage.totalTokens)} of ${tokens(cap)}) — wrapping up`);
+  }
+  const queued = [...session.tasks.values()].filter((task) => task.status === 'queued');
+  for (const task of queued) await cancelTask(session, task.id, NOT_STARTED);
+}
+
+export const spendCap: Limit = {
+  id: 'spend-cap',
+  /** A child's loop ends at once; the root's once none of its tasks is still working, so its reply has their results. */
+  async stopsLoop({ session, invocation }) {
+    if (session.signal.aborted || !reached(session)) return false;
+    await recordReached(session);
+    if (invocation.exitPolicy !== 'runFinishAllowed') return true;
+    return session.tasksOf(invocation.id).every((task) => task.status !== 'queued' && task.status !== 'running');
+  },
+  stopNote: ({ session }) =>
+    `This run has used ${tokens(session.run.usage.totalTokens)} tokens; the user set a limit of ${tokens(session.run.tokenCap ?? 0)} tokens for one turn. No new tasks can start.`,
+  refusesTaskStart: ({ session }) => (reached(session) ? NOT_STARTED : undefined),
+  refusesDelegation({ session }) {
+    if (!reached(session)) return undefined;
+    return new ModelBehaviorError(
+      'run-token-cap',
+      `No new task was started: this run has used ${tokens(session.run.usage.totalTokens)} tokens, and the user set a limit of ${tokens(session.run.tokenCap ?? 0)} tokens for one turn. Collect the results of the tasks you started with agent_await, then write your reply.`,
+    );
+  },
+};
