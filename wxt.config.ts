@@ -9,6 +9,20 @@ const isStoreBuild = process.env.RETINUE_STORE === '1';
 /** RETINUE_OUT_DIR lets the build tests build into a scratch folder, leaving `.output/` to the e2e tests. */
 const outDir = process.env.RETINUE_OUT_DIR || '.output';
 
+/**
+ * The side panel's and options page's CSP, said explicitly (docs/trust.md): only the extension's own
+ * scripts, no plugins, no remote images (a model's Markdown may name one), no <base> rewriting; fetches
+ * may go to any http(s) address because the options page lists a connection's models at its base URL.
+ */
+export const EXTENSION_PAGES_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "img-src 'self' data:",
+  "connect-src 'self' http: https:",
+].join('; ');
+
 export default defineConfig({
   outDir,
   modules: ['@wxt-dev/webextension-polyfill'],
@@ -23,6 +37,7 @@ export default defineConfig({
     host_permissions: ['http://localhost/*', 'http://127.0.0.1/*'],
     optional_host_permissions: ['*://*/*'],
     action: { default_title: '__MSG_actionTitle__' },
+    content_security_policy: { extension_pages: EXTENSION_PAGES_CSP },
     ...(browser === 'firefox'
       ? {
           browser_specific_settings: {

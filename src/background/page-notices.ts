@@ -36,12 +36,32 @@ export function isSamePageNotice(left: Pick<PageNotice, 'origin' | 'code' | 'sub
   return left.origin === right.origin && left.code === right.code && left.substitutions.join('\u0000') === right.substitutions.join('\u0000');
 }
 
+/** A source name as SillyTavern spells its own (`openai`, `makersuite`, `ai21`); anything else is the page's text. */
+const SHOWABLE_SOURCE_NAME = /^[a-z0-9_-]{1,32}$/;
+
+/**
+ * The notice as Retinue may say it: a page chooses the source name it sends, so only a name shaped
+ * like SillyTavern's own goes into Retinue's words, and any other becomes "an unknown source".
+ */
+function checkedNotice(notice: HostNotice): HostNotice {
+  if (notice.messageKey !== 'page_notice_unsupported_source') return notice;
+  const source = notice.substitutions[0] ?? '';
+  return { ...notice, substitutions: [SHOWABLE_SOURCE_NAME.test(source) ? source : ''] };
+}
+
+function noticeText(notice: HostNotice): string {
+  if (notice.messageKey !== 'page_notice_unsupported_source') return t(notice.messageKey as MessageKey, notice.substitutions);
+  const source = notice.substitutions[0] ?? '';
+  return t('page_notice_unsupported_source', source === '' ? t('page_notice_source_unknown') : t('page_notice_source_named', source));
+}
+
 /**
  * Keeps a notice for the side panel (newest first, a handful at most, for this browser session), so a
  * chat turn Retinue let pass is never a silent failure. A repeat of the same notice replaces the older one.
  */
-export async function recordPageNotice(origin: string, notice: HostNotice, now: number = Date.now()): Promise<void> {
-  const message = t(notice.messageKey as MessageKey, notice.substitutions);
+export async function recordPageNotice(origin: string, pageNotice: HostNotice, now: number = Date.now()): Promise<void> {
+  const notice = checkedNotice(pageNotice);
+  const message = noticeText(notice);
   const stored = await browser.storage.session.get(PAGE_NOTICES_KEY);
   const fresh: PageNotice = { ...notice, origin, message, time: now };
   const others = parsePageNotices(stored[PAGE_NOTICES_KEY]).filter((old) => !isSamePageNotice(old, fresh));

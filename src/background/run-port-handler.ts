@@ -23,6 +23,7 @@ import type { Settings } from '../settings/schema';
 import { findSite, isSiteSwitchedOn, replyDeadlineMsFor, rootProfileIdFor } from '../settings/site-settings';
 import type { BackgroundContext } from './background-context';
 import { whileHeld } from './background-keep-alive';
+import { utf8Bytes, type OriginStorageQuota } from './origin-storage-quota';
 import type { RunRateLimit } from './run-rate-limit';
 import { pageAnswerForCrash, pageAnswerForInterruptedRun, pageAnswerForRun, pageAnswerForUnreadableRequest } from './page-error-text';
 
@@ -45,6 +46,8 @@ export interface RunPortDependencies {
   connectionLimiters: Map<string, ConcurrencyLimiter>;
   /** Run starts per origin per minute, shared by every run port. */
   runRateLimit: RunRateLimit;
+  /** The run store's bytes per origin; absent: no quota (tests that are not about it). */
+  storageQuota?: OriginStorageQuota;
   /** How long a run may take (tests shorten it); {@link ROOT_TIMEOUT_MS} by default. */
   rootTimeoutMs?: number;
 }
@@ -225,6 +228,17 @@ export function serveRunPort(port: RunServicePort, dependencies: RunPortDependen
         code: 'limit-runs-per-minute',
         messageKey: 'page_notice_limit_runs_per_minute',
         substitutions: [String(dependencies.runRateLimit.perMinute)],
+      });
+      post({ type: 'pass-through' });
+      return undefined;
+    }
+    // The site's stored runs stay under its quota: oldest pruned first; if still over, the turn passes through.
+    const quota = dependencies.storageQuota;
+    if (quota && !(await quota.admit(origin as string, utf8Bytes(JSON.stringify(reading.snapshot))))) {
+      dependencies.recordNotice(origin as string, {
+        code: 'limit-origin-storage',
+        messageKey: 'page_notice_limit_origin_storage',
+        substitutions: [String(Math.round(quota.quotaBytes / (1024 * 1024)))],
       });
       post({ type: 'pass-through' });
       return undefined;

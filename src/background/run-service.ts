@@ -3,6 +3,7 @@ import { RUN_PORT_NAME } from '../messaging/run-port-messages';
 import { createStoredToolProtocolMemory } from '../model/tool-protocol-memory';
 import type { BackgroundContext } from './background-context';
 import { recordPageNotice } from './page-notices';
+import { createOriginStorageQuota, type OriginStorageQuota } from './origin-storage-quota';
 import { createRunRateLimit } from './run-rate-limit';
 import { serveRunPort, type RunPortDependencies, type RunServicePort } from './run-port-handler';
 
@@ -12,6 +13,8 @@ export interface RunServiceOptions {
   connections?: { addListener(listener: (port: RunServicePort) => void): void };
   recordNotice?: RunPortDependencies['recordNotice'];
   clientOptions?: RunPortDependencies['clientOptions'];
+  /** The per-origin store quota; defaults to ORIGIN_STORAGE_QUOTA_BYTES over the context's store. */
+  storageQuota?: OriginStorageQuota;
 }
 
 /**
@@ -30,6 +33,7 @@ export function installRunService(options: RunServiceOptions): void {
     clientOptions: { toolProtocolMemory: createStoredToolProtocolMemory(browser.storage.local), ...options.clientOptions },
     connectionLimiters: new Map(),
     runRateLimit: createRunRateLimit(),
+    storageQuota: options.storageQuota ?? createOriginStorageQuota({ getStore: () => options.context.getStore() }),
   };
   connections.addListener((port) => {
     if (port.name !== RUN_PORT_NAME) return;

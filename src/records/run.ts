@@ -43,5 +43,7 @@ export const agentRunSchema = z.object({
   tokenCapReachedAt: z.number().optional(),
   /** The conversation and message this run answers (see chat-identity.ts). */
   chat: chatIdentitySchema.optional(),
+  /** The bytes the ended run keeps in the store, measured once for the per-origin quota (origin-storage-quota.ts). */
+  storedBytes: z.number().int().min(0).optional(),
 });
 export type AgentRun = z.infer<typeof agentRunSchema>;

@@ -13,6 +13,7 @@ import { addRunnerAgentFiles, loadRunnerSettings, loadRunnerSnapshot } from './r
 import { askForPlainAnswer } from './runner-fallback';
 import { collectRunnerReport, formatTaskTable } from './runner-report';
 import { loadRunnerStoreFile, saveRunnerStoreFile } from './runner-store-file';
+import { toTerminalText } from './terminal-text';
 
 const RUNNER_STORE_NAME = 'retinue-runner';
 
@@ -30,6 +31,8 @@ export interface HeadlessRunnerEnvironment {
   createRuntime: (options: AgentRuntimeOptions) => AgentRuntime;
   /** Aborting cancels the run (Ctrl-C). */
   signal?: AbortSignal;
+  /** The process environment (`OPENAI_API_KEY` is read from it); none when not given. */
+  environmentVariables?: Readonly<Record<string, string | undefined>>;
   /** Retry timing for model calls (tests shorten it). */
   clientOptions?: Omit<ModelClientOptions, 'limiter' | 'onRetry'>;
   now?: () => number;
@@ -43,14 +46,21 @@ export interface HeadlessRunnerEnvironment {
  * run completed or failed open (the model's plain answer, `fallback` in `--json`), 1 when it failed or was cancelled (the reason on the error stream), 2 for bad
  * arguments.
  */
-export async function runHeadless(environment: HeadlessRunnerEnvironment): Promise<number> {
+export async function runHeadless(terminalEnvironment: HeadlessRunnerEnvironment): Promise<number> {
+  // Model text reaches both streams (the reply, progress lines, errors): a terminal gets it without
+  // control characters (in `--json` output JSON has escaped C0 already; C1 controls go there too).
+  const environment: HeadlessRunnerEnvironment = {
+    ...terminalEnvironment,
+    writeOut: (text) => terminalEnvironment.writeOut(toTerminalText(text)),
+    writeError: (text) => terminalEnvironment.writeError(toTerminalText(text)),
+  };
   const now = environment.now ?? Date.now;
   const startedAt = now();
   const progress = (line: string) => environment.writeError(`[${((now() - startedAt) / 1000).toFixed(1).padStart(5)}s] ${line}\n`);
 
   let prepared;
   try {
-    const parsed = parseRunnerArguments(environment.argv);
+    const parsed = parseRunnerArguments(environment.argv, environment.environmentVariables);
     if (parsed.kind === 'help') {
       environment.writeOut(`${RUNNER_USAGE}\n`);
       return RUNNER_EXIT.completed;
@@ -60,6 +70,7 @@ export async function runHeadless(environment: HeadlessRunnerEnvironment): Promi
     if (runnerArguments.agentsDirectory !== undefined) {
       const withAgents = await addRunnerAgentFiles(settings, runnerArguments.agentsDirectory);
       settings = withAgents.settings;
+      withAgents.summary.forEach((line) => progress(line));
       withAgents.notes.forEach((note) => progress(note));
     }
     const snapshot = await loadRunnerSnapshot(runnerArguments);
@@ -92,7 +103,7 @@ export async function runHeadless(environment: HeadlessRunnerEnvironment): Promi
         apiKey: runnerArguments.apiKey,
         model: runnerArguments.model,
         toolProtocol: runnerArguments.toolProtocol ?? 'auto',
-        authAdvice: 'check the --api-key given to the runner',
+        authAdvice: 'check the --api-key (or OPENAI_API_KEY) given to the runner',
       },
       clientOptions: {
         ...environment.clientOptions,

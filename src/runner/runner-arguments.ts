@@ -37,7 +37,8 @@ Runs one whole agent run in Node: the model at --base-url stands in for the page
 root and every profile bound to "host"); other profiles use the connections of the settings file.
 
   --base-url URL     OpenAI-compatible endpoint, e.g. http://127.0.0.1:8080/v1
-  --api-key KEY      its API key (default: none)
+  --api-key KEY      its API key (default: the OPENAI_API_KEY environment variable, else none;
+                     the variable keeps the key out of the process list)
   --model MODEL      the model id to ask for at --base-url
   --settings FILE    a settings document (docs/settings.md); default: the built-in profiles
   --agents DIR       Markdown agent files (*.md, the Claude Code sub-agent format) to add or override
@@ -57,12 +58,13 @@ type ValueOption = keyof typeof VALUE_OPTIONS;
 
 /**
  * Parses `run ...` arguments (after the script name). Accepts `--name value` and `--name=value`.
+ * The key comes from `--api-key`, else from `OPENAI_API_KEY` in `environmentVariables`.
  * Throws RunnerUsageError naming what is wrong.
  *
  * @example
  * parseRunnerArguments(['run', '--base-url', 'http://127.0.0.1:8080/v1', '--model', 'qwen3-8b', '--prompt', 'Hi']);
  */
-export function parseRunnerArguments(argv: readonly string[]): ParsedCommandLine {
+export function parseRunnerArguments(argv: readonly string[], environmentVariables: Readonly<Record<string, string | undefined>> = {}): ParsedCommandLine {
   if (argv.includes('--help') || argv.includes('-h') || argv[0] === 'help') return { kind: 'help' };
   const [command, ...rest] = argv;
   if (command === undefined) throw new RunnerUsageError('No command given. The only command is `run`.');
@@ -115,7 +117,7 @@ export function parseRunnerArguments(argv: readonly string[]): ParsedCommandLine
     kind: 'run',
     arguments: {
       baseURL: values.baseURL,
-      apiKey: values.apiKey ?? '',
+      apiKey: values.apiKey ?? environmentVariables.OPENAI_API_KEY ?? '',
       model: values.model,
       json,
       ...(values.settingsFile !== undefined ? { settingsFile: values.settingsFile } : {}),

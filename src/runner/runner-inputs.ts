@@ -1,6 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promptSnapshotSchema, SNAPSHOT_LIMITS, type PromptSnapshot } from '../hosts/prompt-snapshot';
+import { describePreviewEntry, previewAgentFiles } from '../settings/agent-file-preview';
 import { importAgentFiles } from '../settings/agent-markdown';
 import { importSettings } from '../settings/import-export';
 import { settingsSchema, SETTINGS_VERSION, type Settings } from '../settings/schema';
@@ -29,10 +30,12 @@ export async function loadRunnerSettings(settingsFile: string | undefined): Prom
 
 /**
  * The settings with the agent files of `--agents` put in (each replaces the profile of its id or is
- * added). Any file that does not import stops the runner, naming the file and line; notes (tool names
- * Retinue lacks) are returned for the progress stream.
+ * added). Any file that does not import stops the runner, naming the file and line. Returned for the
+ * progress stream: a summary of what each file does (the options page's preview: id, the profile it
+ * replaces, the writer said plainly, model, connection by label, budgets) and notes (tool names
+ * Retinue lacks).
  */
-export async function addRunnerAgentFiles(settings: Settings, directory: string): Promise<{ settings: Settings; notes: string[] }> {
+export async function addRunnerAgentFiles(settings: Settings, directory: string): Promise<{ settings: Settings; summary: string[]; notes: string[] }> {
   let names: string[];
   try {
     names = (await readdir(directory)).filter((name) => /\.(md|markdown)$/i.test(name)).sort();
@@ -45,7 +48,9 @@ export async function addRunnerAgentFiles(settings: Settings, directory: string)
   if (result.errors.length > 0) {
     throw new RunnerUsageError(`Some agent files in '${directory}' are not valid:\n${describeSettingsIssues(result.errors)}`);
   }
-  return { settings: result.settings, notes: result.notes };
+  const preview = previewAgentFiles(result.imported, settings);
+  const summary = [`agent files in '${directory}':`, ...preview.entries.map(describePreviewEntry)];
+  return { settings: result.settings, summary, notes: result.notes };
 }
 
 /**

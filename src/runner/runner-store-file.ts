@@ -1,4 +1,5 @@
-import { readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import type { IDBPDatabase } from 'idb';
 import { z } from 'zod';
 import { openRunStoreDatabase } from '../store/open-database';
@@ -81,7 +82,12 @@ export async function loadRunnerStoreFile(path: string, factory: IDBFactory, nam
   }
 }
 
-/** Writes every record of the database `name` to `path` (through a temporary file, so a crash leaves the old dump). */
+/**
+ * Writes every record of the database `name` to `path`, through a temporary file beside it (so a
+ * crash leaves the old dump). The dump holds whole chats and results: the temporary file has a name
+ * no one can guess, is created exclusively (never through a file or link someone put there) and is
+ * readable by its owner only (0600), and the rename keeps that mode.
+ */
 export async function saveRunnerStoreFile(path: string, factory: IDBFactory, name: string): Promise<void> {
   const database = (await openRunStoreDatabase(factory, name)) as unknown as AnyDatabase;
   const stores: Record<string, unknown[]> = {};
@@ -91,7 +97,12 @@ export async function saveRunnerStoreFile(path: string, factory: IDBFactory, nam
     database.close();
   }
   const dump: StoreFile = { format: STORE_FILE_FORMAT, version: RUN_STORE_VERSION, stores };
-  const temporary = `${path}.${process.pid}.tmp`;
-  await writeFile(temporary, JSON.stringify(dump), 'utf8');
-  await rename(temporary, path);
+  const temporary = `${path}.${randomBytes(12).toString('hex')}.tmp`;
+  try {
+    await writeFile(temporary, JSON.stringify(dump), { encoding: 'utf8', mode: 0o600, flag: 'wx' });
+    await rename(temporary, path);
+  } catch (error) {
+    await unlink(temporary).catch(() => undefined);
+    throw error;
+  }
 }

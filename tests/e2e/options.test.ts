@@ -104,6 +104,7 @@ describe('Chromium: the options page', () => {
   test('imports a Markdown agent file and exports a profile as one', async () => {
     const agentFile = '---\nname: plot-scout\ndescription: Finds loose plot threads.\ntools: chat_read, Bash\nmodel: small-model\n---\nScout the plot.\n';
     await options.getByLabel('Agent files (.md)').setInputFiles({ name: 'plot-scout.md', mimeType: 'text/markdown', buffer: Buffer.from(agentFile) });
+    await options.getByRole('button', { name: 'Save these agents' }).click();
     await options.getByText('Retinue has no tool Bash; ignored', { exact: false }).waitFor();
     const stored = (await readStorage(options, 'settings')) as { profiles: Array<{ id: string; model: unknown; tools: unknown }> };
     expect(stored.profiles.find((profile) => profile.id === 'plot-scout')).toMatchObject({

@@ -37,6 +37,16 @@ describe('Firefox: the sidebar', () => {
       files.items.add(new File(['---\nname: plot-scout\ndescription: Finds loose plot threads.\nmodel: small-model\n---\nScout the plot.\n'], 'plot-scout.md'));
       card.dispatchEvent(new DragEvent('drop', { bubbles: true, cancelable: true, dataTransfer: files }));
     });
+    // The import shows what the file does first; a new agent needs only Save.
+    await waitUntil(
+      () =>
+        scenario.options.evaluate(() => {
+          const save = Array.from(document.querySelectorAll('.agent-preview button')).find((button) => button.textContent === 'Save these agents') as HTMLButtonElement | undefined;
+          save?.click();
+          return save !== undefined || undefined;
+        }),
+      { description: 'the Save button of the import preview' },
+    );
     const stored = await waitUntil(
       async () => {
         const settings = (await readStorage(scenario.options, 'settings')) as { profiles?: Array<{ id: string; model: unknown }> } | undefined;

@@ -136,7 +136,7 @@ describe('Chromium: the side panel', () => {
     const turn = await sendFixtureMessage(page, 'Mara lights the lamp.');
     await page.close();
 
-    const notice = panel.getByRole('region', { name: 'Notices about this site' }).getByText(/SillyTavern's source "cohere"/);
+    const notice = panel.getByRole('region', { name: 'Notices about this site' }).getByText(/SillyTavern is set to the source "cohere"/);
     await notice.waitFor();
     await saveScreenshot(panel, 'side-panel-page-notice-chromium');
     await panel.getByRole('button', { name: 'Dismiss this notice' }).click();

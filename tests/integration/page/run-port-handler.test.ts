@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { createBackgroundContext, type BackgroundContext } from '../../../src/background/background-context';
 import { serveRunPort, type RunPortDependencies } from '../../../src/background/run-port-handler';
+import { createOriginStorageQuota } from '../../../src/background/origin-storage-quota';
 import { createRunRateLimit } from '../../../src/background/run-rate-limit';
 import type { HostNotice } from '../../../src/hosts/host-adapter';
 import { SNAPSHOT_LIMITS } from '../../../src/hosts/prompt-snapshot';
@@ -167,5 +168,22 @@ describe('limits on what a page may start', () => {
     // At once, well before a timer counted from the reconnect would end it.
     await eventually(() => expect(resumed.received.at(-1)).toEqual({ type: 'pass-through' }), 2_000);
     expect((await (await context.getStore()).getRun(runId))?.fallback).toMatchObject({ code: 'limit-root-timeout' });
+  });
+});
+
+describe('the per-origin store quota', () => {
+  test('a turn that does not fit the site’s quota, with nothing left to prune, passes through with a notice in the side panel', async () => {
+    const store = await context.getStore();
+    await store.putRun(buildRun({ id: 'still-working', origin: pageOrigin, status: 'running' }));
+    await store.writeFile({ runId: 'still-working', path: 'input/prompt-snapshot.json', content: 'x'.repeat(5_000), updatedAt: 1 });
+    const storageQuota = createOriginStorageQuota({ getStore: () => context.getStore(), quotaBytes: 4_000 });
+    const port = openRunPort({ dependencies: { storageQuota } });
+
+    port.send(runStart);
+
+    await eventually(() => expect(port.received).toEqual([{ type: 'pass-through' }]));
+    expect(notices).toEqual([{ origin: pageOrigin, code: 'limit-origin-storage', messageKey: 'page_notice_limit_origin_storage', substitutions: ['0'] }]);
+    expect((await runs()).map((run) => run.id)).toEqual(['still-working']);
+    expect(server.requests).toEqual([]);
   });
 });

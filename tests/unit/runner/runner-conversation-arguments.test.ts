@@ -25,3 +25,15 @@ test('--store names the file the run store is kept in between calls; without it 
   expect(memoryOnly.kind === 'run' && memoryOnly.arguments.storeFile).toBeUndefined();
   expect(() => parseRunnerArguments([...base, '--store'])).toThrow(/--store needs a value/);
 });
+
+test('the key comes from --api-key, else from OPENAI_API_KEY (out of the process list), else none', () => {
+  const fromEnvironment = parseRunnerArguments(base, { OPENAI_API_KEY: 'sk-from-environment' });
+  const fromArgument = parseRunnerArguments([...base, '--api-key', 'sk-from-argument'], { OPENAI_API_KEY: 'sk-from-environment' });
+  const none = parseRunnerArguments(base, {});
+
+  expect([fromEnvironment, fromArgument, none].map((parsed) => (parsed.kind === 'run' ? parsed.arguments.apiKey : undefined))).toEqual([
+    'sk-from-environment',
+    'sk-from-argument',
+    '',
+  ]);
+});

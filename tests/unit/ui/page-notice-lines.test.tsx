@@ -32,8 +32,8 @@ describe('PageNoticeLines', () => {
       expect(found).toHaveLength(2);
       return [...found].map((line) => line.textContent ?? '');
     });
-    expect(lines[0]).toContain('SillyTavern\'s source "makersuite"');
-    expect(lines[1]).toContain('SillyTavern\'s source "claude"');
+    expect(lines[0]).toContain('SillyTavern is set to the source "makersuite"');
+    expect(lines[1]).toContain('SillyTavern is set to the source "claude"');
     expect(region.textContent).not.toContain('cohere');
   });
 
@@ -43,7 +43,7 @@ describe('PageNoticeLines', () => {
 
     await recordPageNotice(SITE, unsupported('claude'), 1_000);
 
-    expect(await screen.findByText(/SillyTavern's source "claude"/)).toBeTruthy();
+    expect(await screen.findByText(/SillyTavern is set to the source "claude"/)).toBeTruthy();
   });
 
   it('a dismissed notice goes away and stays away', async () => {

@@ -41,6 +41,7 @@ describe('agents from Markdown files on the options page', () => {
     await screen.findByText('Agents from Markdown files');
 
     pick([new File([loreKeeper], 'lore-keeper.md'), new File(['---\nname: broken\ndescription: [oops\n---\nx'], 'broken.md')]);
+    fireEvent.click(await screen.findByRole('button', { name: 'Save these agents' }));
 
     await waitFor(async () => expect((await storedProfiles()).map((profile) => profile.id)).toEqual(['lore-keeper']));
     const stored = (await storedProfiles())[0];
@@ -57,6 +58,7 @@ describe('agents from Markdown files on the options page', () => {
     const drop = new Event('drop', { bubbles: true, cancelable: true });
     Object.defineProperty(drop, 'dataTransfer', { value: { files: [new File([loreKeeper], 'lore-keeper.md')] } });
     fireEvent(card, drop);
+    fireEvent.click(await screen.findByRole('button', { name: 'Save these agents' }));
 
     await waitFor(async () => expect((await storedProfiles()).map((profile) => profile.id)).toEqual(['lore-keeper']));
   });

@@ -1,0 +1,69 @@
+import { expect } from 'vitest';
+import type { ScriptedModelServer } from '../support/scripted-model-server';
+import { evaluateIn, waitUntil, type EvaluatingHandle } from './support/evaluating-handle';
+import { sendFixtureMessage, waitForFixtureReady } from './support/fixture-pages';
+import { readRunStore } from './support/settings';
+
+/**
+ * The per-origin store quota in a browser, shared by Chromium and Firefox: a site whose stored runs
+ * already fill its quota, with nothing that may be pruned (a run still working), gets its next turn
+ * passed through to its own model untouched, and the side panel says why.
+ */
+
+export const OWN_MODEL_REPLY = 'The lamp is lit. (the page’s own model, without the retinue)';
+const FILLING_RUN_ID = 'run-filling-the-quota';
+
+/** Puts a run of `origin`, still running, whose workspace holds more than the site's quota. */
+async function fillQuotaWithRunningRun(options: EvaluatingHandle, origin: string): Promise<void> {
+  await evaluateIn(
+    options,
+    async ({ origin: siteOrigin, runId }) => {
+      const database = await new Promise<IDBDatabase>((resolve, reject) => {
+        const request = indexedDB.open('retinue-runs');
+        request.onsuccess = () => resolve(request.result);
+        request.onerror = () => reject(request.error);
+      });
+      const usage = { rounds: 0, toolCalls: 0, promptTokens: 0, completionTokens: 0, totalTokens: 0 };
+      await new Promise<void>((resolve, reject) => {
+        const transaction = database.transaction(['runs', 'files'], 'readwrite');
+        transaction.objectStore('runs').put({ id: runId, origin: siteOrigin, adapter: 'openai-chat', title: 'A long run', status: 'running', rootInvocationId: `${runId}-root`, createdAt: Date.now(), usage });
+        // 65 MB of text: past the 64 MB a site may keep.
+        transaction.objectStore('files').put({ runId, path: 'notes/big.md', content: 'x'.repeat(65 * 1024 * 1024), updatedAt: Date.now() });
+        transaction.oncomplete = () => resolve();
+        transaction.onerror = () => reject(transaction.error);
+      });
+      database.close();
+    },
+    { origin, runId: FILLING_RUN_ID },
+  );
+}
+
+export async function expectQuotaPassThroughWithNotice(setup: {
+  options: EvaluatingHandle;
+  page: EvaluatingHandle;
+  panel: EvaluatingHandle;
+  model: ScriptedModelServer;
+  origin: string;
+}): Promise<void> {
+  await fillQuotaWithRunningRun(setup.options, setup.origin);
+  setup.model.reset();
+  setup.model.script(() => ({ content: OWN_MODEL_REPLY }));
+
+  await waitForFixtureReady(setup.page);
+  const turn = await sendFixtureMessage(setup.page, 'Mara lights the lamp.');
+
+  expect(turn).toMatchObject({ status: 'done', reply: OWN_MODEL_REPLY });
+  // The page's own request went once, without anything of Retinue's.
+  expect(setup.model.requests).toHaveLength(1);
+  expect(setup.model.requests[0]?.toolNames).toEqual([]);
+  expect((await readRunStore(setup.options)).runs.map((run) => run.id)).toEqual([FILLING_RUN_ID]);
+  const notice = await waitUntil(
+    () =>
+      evaluateIn(setup.panel, () => {
+        const line = Array.from(document.querySelectorAll('.page-notice')).find((element) => element.textContent?.includes('64 MB'));
+        return line?.textContent ?? undefined;
+      }, undefined),
+    { description: 'the quota notice in the side panel', timeoutMs: 20_000 },
+  );
+  expect(notice).toContain("This site's runs already fill the 64 MB Retinue keeps for one site");
+}

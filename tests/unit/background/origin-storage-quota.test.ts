@@ -1,0 +1,68 @@
+import { afterEach, beforeEach, expect, test } from 'vitest';
+import { createOriginStorageQuota, measureRunBytes, utf8Bytes } from '../../../src/background/origin-storage-quota';
+import { openRunStore } from '../../../src/store/idb-run-store';
+import type { RunStore } from '../../../src/store/run-store';
+import { buildRun, uniqueDatabaseName } from '../../support/record-builders';
+
+const SITE = 'http://127.0.0.1:8000';
+const OTHER = 'http://localhost:9000';
+let store: RunStore;
+
+beforeEach(async () => {
+  store = await openRunStore({ name: uniqueDatabaseName() });
+});
+afterEach(() => store.close());
+
+/** A run of `origin` holding a snapshot file of `bytes` ASCII bytes. */
+async function runWithSnapshot(id: string, origin: string, createdAt: number, bytes: number, status: 'completed' | 'running' = 'completed') {
+  await store.putRun(buildRun({ id, origin, createdAt, status }));
+  await store.writeFile({ runId: id, path: 'input/prompt-snapshot.json', content: 'x'.repeat(bytes), updatedAt: createdAt });
+}
+
+const ids = async (origin: string) => (await store.listRuns({ origin })).map((run) => run.id).sort();
+
+test('a byte is counted as UTF-8 stores it', () => {
+  expect([utf8Bytes('abc'), utf8Bytes('é'), utf8Bytes('写'), utf8Bytes('🗡')]).toEqual([3, 2, 3, 4]);
+});
+
+test('over the quota, the oldest ended runs of that origin go first, and only as many as make room', async () => {
+  await runWithSnapshot('oldest', SITE, 1, 40_000);
+  await runWithSnapshot('middle', SITE, 2, 40_000);
+  await runWithSnapshot('newest', SITE, 3, 40_000);
+  await runWithSnapshot('elsewhere', OTHER, 0, 40_000);
+  const quota = createOriginStorageQuota({ getStore: async () => store, quotaBytes: 150_000 });
+
+  const admitted = await quota.admit(SITE, 40_000);
+
+  expect(admitted).toBe(true);
+  expect(await ids(SITE)).toEqual(['middle', 'newest']);
+  expect(await ids(OTHER)).toEqual(['elsewhere']);
+});
+
+test('an ended run is measured once and its size kept on its record', async () => {
+  await runWithSnapshot('ended', SITE, 1, 10_000);
+  const quota = createOriginStorageQuota({ getStore: async () => store, quotaBytes: 1_000_000 });
+
+  await quota.admit(SITE, 1);
+
+  const run = await store.getRun('ended');
+  expect(run?.storedBytes).toBe(await measureRunBytes(store, run!));
+  expect(run?.storedBytes).toBeGreaterThan(10_000);
+});
+
+test('a running run is never pruned: when only running runs fill the quota the turn is refused', async () => {
+  await runWithSnapshot('still-working', SITE, 1, 90_000, 'running');
+  const quota = createOriginStorageQuota({ getStore: async () => store, quotaBytes: 100_000 });
+
+  expect(await quota.admit(SITE, 20_000)).toBe(false);
+  expect(await ids(SITE)).toEqual(['still-working']);
+  expect((await store.getRun('still-working'))?.storedBytes).toBeUndefined();
+});
+
+test('a snapshot bigger than the whole quota is refused without pruning anything', async () => {
+  await runWithSnapshot('kept', SITE, 1, 1_000);
+  const quota = createOriginStorageQuota({ getStore: async () => store, quotaBytes: 50_000 });
+
+  expect(await quota.admit(SITE, 60_000)).toBe(false);
+  expect(await ids(SITE)).toEqual(['kept']);
+});
