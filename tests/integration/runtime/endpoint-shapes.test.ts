@@ -6,6 +6,8 @@
  */
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { createModelClient } from '../../../src/model/create-model-client';
+import { createStoredToolProtocolMemory, type KeyValueStorage } from '../../../src/model/tool-protocol-memory';
 import type { ReplyStreamEvent } from '../../../src/runtime/reply-stream';
 import type { ScriptedRequest } from '../../support/scripted-model-server';
 import { delegateCritic, isCritic, isRoot, snapshot, startHarness, testProfiles, type Harness } from './runtime-harness';
@@ -81,6 +83,58 @@ describe.each([true, false])('an endpoint in the prompted protocol (streamed: %s
     expect(actual.reply).toBe('Second.');
     expect(refusals()).toEqual([]);
     expect(harness.server.requests.some((request) => request.body.tools !== undefined || carriesNativeToolMessages(request))).toBe(false);
+  });
+});
+
+describe('a prompted endpoint across a retry and a worker restart', () => {
+  beforeEach(async () => {
+    harness = await startHarness({ profiles: testProfiles({ root: { budget: { maxRounds: 2, maxToolCalls: 16 } } }) });
+    harness.server.modes.refuseTools = true;
+    harness.server.modes.textCalls = 'hermes';
+  });
+
+  test('a wrap-up retried after a 503 is sent as text again', async () => {
+    harness.server.queue(isRoot, { toolCalls: [listWorkspace] }, { toolCalls: [listWorkspace] }, { fault: 'status', status: 503, message: 'busy' }, { content: 'The duke parries.' });
+
+    const actual = await harness.start();
+
+    expect(actual.reply).toBe('The duke parries.');
+    expect(harness.server.requests.filter((request) => request.outcome === 'status').map((request) => request.toolNames.length > 0)).toEqual([true, false]);
+    expect(harness.server.requests.some(carriesNativeToolMessages)).toBe(false);
+  });
+
+  test('a run resumed by a new worker (a new memory over the same storage) keeps the prompted wrap-up', async () => {
+    const items: Record<string, unknown> = {};
+    const storage: KeyValueStorage = {
+      get: (key) => Promise.resolve(key in items ? { [key]: items[key] } : {}),
+      set: (more) => Promise.resolve(void Object.assign(items, more)),
+    };
+    // Each worker builds its clients and its memory afresh; only the storage outlives it.
+    const workerModels = () => {
+      const client = createModelClient(
+        { label: 'scripted', baseURL: harness.server.baseURL, apiKey: 'sk-test', model: 'scripted-model' },
+        { maxRetries: 1, baseDelayMs: 1, maxDelayMs: 2, toolProtocolMemory: createStoredToolProtocolMemory(storage) },
+      );
+      return () => client;
+    };
+    let wrapUpReached: () => void = () => undefined;
+    const hanging = new Promise<void>((resolve) => (wrapUpReached = resolve));
+    harness.server.queue(isRoot, { toolCalls: [listWorkspace] }, { toolCalls: [listWorkspace] }, () => (wrapUpReached(), { fault: 'hang' }), { content: 'The duke parries.' });
+
+    const stopped = harness.start({ resolveModel: workerModels() });
+    await hanging;
+    await harness.runtime.shutdown();
+    const suspended = await stopped;
+    expect(suspended.suspended).toBe(true);
+
+    const resumed = await harness.newRuntime().resumeRun(suspended.run.id, { resolveModel: workerModels() });
+
+    expect(resumed.reply).toBe('The duke parries.');
+    // The wrap-up offers no tools: its system text has no tools section, its history has the results as text.
+    const wrapUps = harness.server.requests.filter((request) => isRoot(request) && !request.systemText.includes('# Tools') && request.allText.includes('<tool_response'));
+    expect(wrapUps).toHaveLength(2);
+    expect(harness.server.requests.filter((request) => request.outcome === 'status')).toHaveLength(1);
+    expect(harness.server.requests.some(carriesNativeToolMessages)).toBe(false);
   });
 });
 
