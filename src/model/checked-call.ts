@@ -31,19 +31,20 @@ type Protocol = 'native' | 'prompted';
 
 /**
  * Calls the model and checks the answer. In prompted mode the native history is written as text
- * and the tools go into the system text; in every mode text calls become `tool_calls`.
+ * and the tools go into the system text; in every mode text calls become `tool_calls`. An endpoint
+ * in the prompted protocol gets it on every call, one that offers no tools (a wrap-up) included.
  */
 export async function checkedCall(context: CheckedCallContext, request: ModelCallRequest): Promise<ModelCallResult> {
   const tools = request.tools ?? [];
   const setting = context.target.toolProtocol ?? 'auto';
   const endpointKey = endpointKeyOf(context.target);
   let protocol: Protocol = 'native';
-  if (tools.length > 0 && (setting === 'prompted' || (setting === 'auto' && (await context.memory.isPrompted(endpointKey))))) protocol = 'prompted';
+  if (setting === 'prompted' || (setting === 'auto' && (await context.memory.isPrompted(endpointKey)))) protocol = 'prompted';
   try {
     return await answerIn(context, request, protocol);
   } catch (error) {
     const refused = error instanceof ProviderError && error.code === 'tools-refused';
-    if (!refused || protocol === 'prompted' || setting === 'native') throw error;
+    if (!refused || protocol === 'prompted' || setting === 'native' || tools.length === 0) throw error;
     // The endpoint refuses `tools`: remember it for later runs and redo this call at once, prompted.
     await context.memory.rememberPrompted(endpointKey);
     return answerIn(context, request, 'prompted');

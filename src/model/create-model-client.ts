@@ -10,11 +10,12 @@ import { readCompletionBody } from './completion-body';
 import { checkedCall } from './checked-call';
 import { cancelledBy, createConcurrencyLimiter, type ConcurrencyLimiter } from './concurrency-limiter';
 import type { ModelCallRequest, ModelCallResult, ModelCallRetry, ModelClient, ModelTarget } from './model-client';
+import { learnedWindowFrom } from './context-window';
 import { providerErrorFor, redact } from './provider-errors';
 import { classifyFailure, DEFAULT_RETRY_TIMING, retryDelayMs, type AttemptFailure, type RetryTiming } from './retry-policy';
 import { StreamAssembler } from './stream-assembler';
-import { estimateCallUsage, usageReported } from './token-estimate';
-import { createInMemoryToolProtocolMemory, type ToolProtocolMemory } from './tool-protocol-memory';
+import { estimateCallUsage, loadTokenCounter, promptTokens, usageReported } from './token-estimate';
+import { createInMemoryToolProtocolMemory, endpointKeyOf, type ToolProtocolMemory } from './tool-protocol-memory';
 
 /** Where endpoints that refused native tools are remembered when a client is given no memory of its own. */
 const processToolProtocolMemory = createInMemoryToolProtocolMemory();
@@ -27,7 +28,7 @@ export interface ModelClientOptions extends Partial<RetryTiming> {
    * each client gets its own limiter of `target.maxConcurrency` slots (unlimited when unset).
    */
   limiter?: ConcurrencyLimiter;
-  /** Remembers endpoints that refused native tools (the browser's is kept in extension storage). */
+  /** Remembers what endpoints refused: native tools, `stream_options`, a prompt over their window (the browser's is kept in extension storage). */
   toolProtocolMemory?: ToolProtocolMemory;
 }
 
@@ -63,8 +64,10 @@ export function createModelClient(target: ModelTarget, options: ModelClientOptio
     dangerouslyAllowBrowser: true,
   });
   const callName = `The call to ${target.label}`;
+  const memory = options.toolProtocolMemory ?? processToolProtocolMemory;
+  const endpointKey = endpointKeyOf(target);
 
-  async function attempt(request: ModelCallRequest): Promise<AttemptOutcome> {
+  async function attempt(request: ModelCallRequest, streamOptions: boolean): Promise<AttemptOutcome> {
     let duringStream = false;
     // The SDK adds an abort listener to the signal it gets and never removes it; a long-lived
     // invocation signal would collect one per call, so each attempt gets its own linked signal.
@@ -74,7 +77,7 @@ export function createModelClient(target: ModelTarget, options: ModelClientOptio
     if (request.signal.aborted) forwardAbort();
     try {
       if (target.wholeReply) {
-        const body = target.wholeReply.callBody(requestBody(target, request) as unknown as Record<string, unknown>);
+        const body = target.wholeReply.callBody(requestBody(target, request, streamOptions) as unknown as Record<string, unknown>);
         const whole = await sdk.chat.completions
           .create(body as unknown as ChatCompletionCreateParamsNonStreaming, { signal: attemptController.signal })
           .asResponse();
@@ -83,7 +86,7 @@ export function createModelClient(target: ModelTarget, options: ModelClientOptio
         if (outcome.ok) reportWholeTurn(outcome.result, request);
         return outcome;
       }
-      const response = await sdk.chat.completions.create(requestBody(target, request), { signal: attemptController.signal }).asResponse();
+      const response = await sdk.chat.completions.create(requestBody(target, request, streamOptions), { signal: attemptController.signal }).asResponse();
       duringStream = true;
       // A few servers answer plain JSON even to a streamed request: read it as one whole answer.
       if (response.headers.get('content-type')?.includes('application/json')) return readCompletionBody(await response.text());
@@ -120,6 +123,7 @@ export function createModelClient(target: ModelTarget, options: ModelClientOptio
   }
 
   async function callWithRetries(request: ModelCallRequest): Promise<ModelCallResult> {
+    let streamOptions = !(await memory.refusesStreamOptions(endpointKey));
     for (let attemptNumber = 1; ; attemptNumber += 1) {
       if (request.signal.aborted) throw cancelledBy(request.signal, callName);
       const release = await limiter.acquire(request.signal).catch(() => {
@@ -128,13 +132,23 @@ export function createModelClient(target: ModelTarget, options: ModelClientOptio
       let outcome: AttemptOutcome;
       try {
         request.onAttemptStart?.();
-        outcome = await attempt(request);
+        outcome = await attempt(request, streamOptions);
       } finally {
         release();
       }
       if (outcome.ok) return withUsage(request, outcome.result);
       const failure = outcome.failure;
       if (failure.kind === 'aborted') throw cancelledBy(request.signal, callName);
+      if (failure.kind === 'status' && failure.refusal === 'stream-options' && streamOptions) {
+        // Usage in a stream is a nicety (Retinue estimates it otherwise): ask again at once without it, and remember.
+        streamOptions = false;
+        await memory.rememberStreamOptionsRefused(endpointKey);
+        continue;
+      }
+      if (failure.kind === 'status' && failure.contextWindow) {
+        const count = await loadTokenCounter();
+        await memory.rememberContextWindow(endpointKey, learnedWindowFrom(failure.contextWindow, promptTokens(count, request.messages, request.tools)));
+      }
       if (!failure.retryable || attemptNumber > timing.maxRetries) {
         throw providerErrorFor(target, failure, attemptNumber, { toolsOffered: (request.tools?.length ?? 0) > 0 });
       }
@@ -150,10 +164,10 @@ export function createModelClient(target: ModelTarget, options: ModelClientOptio
     }
   }
 
-  const memory = options.toolProtocolMemory ?? processToolProtocolMemory;
   return {
     label: target.label,
     call: (request) => checkedCall({ target, memory, send: callWithRetries }, request),
+    contextWindow: () => memory.contextWindow(endpointKey),
   };
 }
 
@@ -191,8 +205,8 @@ function reportWholeTurn(result: ModelCallResult, request: ModelCallRequest): vo
   if (text) request.onTextDelta?.(text);
 }
 
-/** The streaming request body: the host's extra fields first, ours over them. */
-function requestBody(target: ModelTarget, request: ModelCallRequest): ChatCompletionCreateParamsStreaming {
+/** The streaming request body: the host's extra fields first, ours over them (`stream_options` where the endpoint takes it). */
+function requestBody(target: ModelTarget, request: ModelCallRequest, streamOptions: boolean): ChatCompletionCreateParamsStreaming {
   const hasTools = (request.tools?.length ?? 0) > 0;
   return {
     ...target.extraBody,
@@ -202,7 +216,7 @@ function requestBody(target: ModelTarget, request: ModelCallRequest): ChatComple
     ...(hasTools && request.toolChoice !== undefined ? { tool_choice: request.toolChoice } : {}),
     ...request.sampling,
     stream: true,
-    stream_options: { include_usage: true },
+    ...(streamOptions ? { stream_options: { include_usage: true } } : {}),
   };
 }
 

@@ -5,6 +5,7 @@ import type {
   ChatCompletionToolChoiceOption,
 } from 'openai/resources/chat/completions';
 import type { CompletionBodyOutcome } from './completion-body';
+import type { LearnedContextWindow } from './tool-protocol-memory';
 
 /** Sampling parameters a call may carry (from the prompt snapshot, overridden by the profile). */
 export interface CallSampling {
@@ -81,6 +82,11 @@ export interface ModelClient {
   /** A label for journals and errors (e.g. `connection local · qwen3-8b`, `page model`). */
   readonly label: string;
   call(request: ModelCallRequest): Promise<ModelCallResult>;
+  /**
+   * The context window this endpoint and model stated when it last refused a prompt as too long
+   * (remembered across runs), so a run trims to fit it before sending.
+   */
+  contextWindow?(): Promise<LearnedContextWindow | undefined>;
 }
 
 /** Where and how to call: the connection binding, or the page's endpoint through a custom fetch. */

@@ -79,7 +79,7 @@ export function renderToolsForPrompt(tools: ChatCompletionTool[]): string {
 }
 
 /** Results of consecutive tool messages as one user message. */
-function resultsMessage(results: { name: string; text: string }[]): ChatCompletionMessageParam {
+function resultsMessage(results: { name: string; text: string }[]): { role: 'user'; content: string } {
   const blocks = results.map((result) => `<tool_response name="${result.name}">\n${result.text}\n</tool_response>`);
   return { role: 'user', content: blocks.join('\n') };
 }
@@ -87,15 +87,22 @@ function resultsMessage(results: { name: string; text: string }[]): ChatCompleti
 /**
  * The request's messages for a prompted call: tools rendered into the system text (into the first
  * system message, or a new one at the top), calls written as `<tool_call>` blocks, results as user
- * messages.
+ * messages. A call that offers no tools (a wrap-up) still gets its history written as text, without
+ * a tools section: an endpoint that refused native tools is never sent `tool_calls` or `role: "tool"`.
+ * Results and the instructions that follow them (a spend note, a wrap-up) go in one user message, so
+ * the turns still alternate for templates that insist on it.
  */
 export function encodeForPromptedTools(messages: ChatCompletionMessageParam[], tools: ChatCompletionTool[]): ChatCompletionMessageParam[] {
-  const toolText = renderToolsForPrompt(tools);
   const encoded: ChatCompletionMessageParam[] = [];
   const callNames = new Map<string, string>();
   let pendingResults: { name: string; text: string }[] = [];
+  /** The last message when it is the results message this encoding wrote (later user text joins it). */
+  let openResults: { role: 'user'; content: string } | undefined;
   const flushResults = () => {
-    if (pendingResults.length > 0) encoded.push(resultsMessage(pendingResults));
+    if (pendingResults.length > 0) {
+      openResults = resultsMessage(pendingResults);
+      encoded.push(openResults);
+    }
     pendingResults = [];
   };
   for (const message of messages) {
@@ -104,6 +111,11 @@ export function encodeForPromptedTools(messages: ChatCompletionMessageParam[], t
       continue;
     }
     flushResults();
+    if (openResults && message.role === 'user' && typeof message.content === 'string') {
+      openResults.content = `${openResults.content}\n\n${message.content}`;
+      continue;
+    }
+    openResults = undefined;
     if (message.role === 'assistant' && (message.tool_calls?.length ?? 0) > 0) {
       const blocks = (message.tool_calls ?? []).flatMap((call) => {
         if (call.type !== 'function') return [];
@@ -117,6 +129,8 @@ export function encodeForPromptedTools(messages: ChatCompletionMessageParam[], t
     encoded.push(message);
   }
   flushResults();
+  if (tools.length === 0) return encoded;
+  const toolText = renderToolsForPrompt(tools);
   const systemIndex = encoded.findIndex((message) => message.role === 'system' || message.role === 'developer');
   const system = encoded[systemIndex];
   if (system && (system.role === 'system' || system.role === 'developer')) {

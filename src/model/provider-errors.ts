@@ -1,6 +1,21 @@
 import { ProviderError } from '../errors';
+import type { StatedContextWindow } from './endpoint-refusals';
 import type { ModelTarget } from './model-client';
 import type { AttemptFailure } from './retry-policy';
+
+/**
+ * A `context-too-long` refusal that states the model's window: the run trims to fit it before its
+ * next send instead of learning the size by more refusals.
+ */
+export class ContextWindowRefusalError extends ProviderError {
+  constructor(
+    message: string,
+    readonly contextWindow: StatedContextWindow,
+    options: { status?: number } = {},
+  ) {
+    super('context-too-long', message, options);
+  }
+}
 
 const STATUS_TEXT: Record<number, string> = {
   400: 'Bad Request',
@@ -64,13 +79,24 @@ export function providerErrorFor(
   const said = failure.providerMessage ? ` ("${truncate(failure.providerMessage)}")` : '';
   const answered = `${endpoint} answered ${status} ${STATUS_TEXT[status] ?? ''}`.trimEnd() + `${tries}${said}`;
   const { code, advice } = refusalAdvice(failure.refusal, request.toolsOffered === true, target) ?? adviceFor(status, target);
-  return new ProviderError(code, redact(`${answered}: ${advice}`, target), { status });
+  const message = redact(`${answered}: ${advice}`, target);
+  if (code === 'context-too-long' && failure.contextWindow) return new ContextWindowRefusalError(message, failure.contextWindow, { status });
+  return new ProviderError(code, message, { status });
 }
 
 /** The codes the fail-open decision reads: the endpoint cannot take what Retinue adds. */
 function refusalAdvice(refusal: string | undefined, toolsOffered: boolean, target: ModelTarget): { code: string; advice: string } | undefined {
   if (refusal === 'context-length') {
     return { code: 'context-too-long', advice: `the prompt does not fit the context of '${target.model}'; shorten the chat or use a model with a longer context.` };
+  }
+  if (refusal === 'history-shape') {
+    return {
+      code: 'history-refused',
+      advice: `the chat template of '${target.model}' refuses the order or the roles of the messages Retinue sent; the page's own request is answered instead.`,
+    };
+  }
+  if (refusal === 'stream-options') {
+    return { code: 'stream-options-refused', advice: `the endpoint does not take \`stream_options\`; Retinue asks without it.` };
   }
   if (refusal === 'tools' && toolsOffered) {
     return { code: 'tools-refused', advice: `the endpoint refuses tool definitions for '${target.model}'; set its tool protocol to "prompted" (or "auto") in Retinue's options.` };

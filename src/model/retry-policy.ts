@@ -1,12 +1,29 @@
 import { APIConnectionError, APIError, APIUserAbortError } from 'openai';
-import { isContextLengthRefusal, isToolsRefusal, type EndpointRefusal } from './endpoint-refusals';
+import {
+  isContextLengthRefusal,
+  isHistoryShapeRefusal,
+  isStreamOptionsRefusal,
+  isToolsRefusal,
+  statedContextWindow,
+  type EndpointRefusal,
+  type StatedContextWindow,
+} from './endpoint-refusals';
 
 /** Which of Retinue's additions an endpoint refused, when a refusal says so. */
-export type RefusalKind = 'context-length' | 'tools';
+export type RefusalKind = 'context-length' | 'tools' | 'history-shape' | 'stream-options';
 
 /** Why one attempt at a model call failed, as far as retrying is concerned. */
 export type AttemptFailure =
-  | { kind: 'status'; status: number; retryable: boolean; retryAfterMs?: number; providerMessage: string; refusal?: RefusalKind }
+  | {
+      kind: 'status';
+      status: number;
+      retryable: boolean;
+      retryAfterMs?: number;
+      providerMessage: string;
+      refusal?: RefusalKind;
+      /** What a context-length refusal says of the window. */
+      contextWindow?: StatedContextWindow;
+    }
   | { kind: 'network'; retryable: true; detail: string }
   | { kind: 'stream-broken'; retryable: true; detail: string }
   /** The answer ended cleanly but early: a stream without a finish reason, or a JSON body cut short. */
@@ -43,6 +60,7 @@ export function classifyFailure(error: unknown, options: { duringStream: boolean
   const status = error instanceof APIError ? (error.status ?? embeddedStatus(error)) : undefined;
   if (error instanceof APIError && typeof status === 'number') {
     const refusal = refusalKindOf(error, status);
+    const contextWindow = refusal === 'context-length' ? statedContextWindow(refusalText(error)) : undefined;
     return {
       kind: 'status',
       status,
@@ -51,6 +69,7 @@ export function classifyFailure(error: unknown, options: { duringStream: boolean
       retryAfterMs: retryAfterMs(error.headers, options.now ?? Date.now()),
       providerMessage: providerMessageOf(error),
       ...(refusal ? { refusal } : {}),
+      ...(contextWindow ? { contextWindow } : {}),
     };
   }
   const detail = describeCause(error);
@@ -91,13 +110,20 @@ export function refusalKindOf(error: APIError, status: number): RefusalKind | un
   const fields = typeof body === 'object' && body !== null ? body : {};
   const refusal: EndpointRefusal = {
     status,
-    text: `${error.message} ${JSON.stringify(body ?? '')}`,
+    text: refusalText(error),
     param: typeof fields.param === 'string' ? fields.param : null,
     code: typeof fields.code === 'string' || typeof fields.code === 'number' ? fields.code : null,
   };
   if (isContextLengthRefusal(refusal)) return 'context-length';
+  if (isStreamOptionsRefusal(refusal)) return 'stream-options';
+  if (isHistoryShapeRefusal(refusal)) return 'history-shape';
   if (isToolsRefusal(refusal)) return 'tools';
   return undefined;
+}
+
+/** The refusal's words: the SDK's message and the whole error body (fields such as llama.cpp's `n_ctx` included). */
+function refusalText(error: APIError): string {
+  return `${error.message} ${JSON.stringify(error.error ?? '')}`;
 }
 
 function providerMessageOf(error: APIError): string {

@@ -1,15 +1,41 @@
 /**
- * Remembers which endpoint+model pairs refused native tools, so later runs start in the prompted
- * protocol at once instead of being refused again. The browser keeps it in `browser.storage.local`;
- * the runner keeps it in memory.
+ * Remembers what each endpoint+model was seen to refuse, so later calls (wrap-ups, children, later
+ * runs, a run resumed after the worker restarted) speak to it right at once instead of being
+ * refused again: native tools (it gets the prompted protocol), `stream_options` (left out), and the
+ * context window its refusal stated (requests are trimmed to fit it). The browser keeps it in
+ * `browser.storage.local`; the runner keeps it in memory.
  */
 import { z } from 'zod';
+
+/** The window an endpoint stated in a refusal, and how its tokens compare with Retinue's estimate. */
+export const learnedContextWindowSchema = z.object({
+  /** The model's window, in the endpoint's own tokens. */
+  windowTokens: z.number().int().positive().max(100_000_000),
+  /**
+   * The endpoint's tokens per token of Retinue's estimate, measured on the refused prompt when the
+   * refusal said its length; 1 when it did not.
+   */
+  tokensPerEstimatedToken: z.number().positive().max(100),
+  /** Whether that ratio was measured (an unmeasured one needs a wider margin). */
+  measured: z.boolean(),
+  /** Tokens the refused request kept for the answer, when the refusal said. */
+  completionTokens: z.number().int().nonnegative().max(100_000_000).optional(),
+});
+export type LearnedContextWindow = z.infer<typeof learnedContextWindowSchema>;
 
 export interface ToolProtocolMemory {
   /** Whether this endpoint+model was seen refusing native tools. */
   isPrompted(endpointKey: string): Promise<boolean>;
   /** Notes that it refused them. */
   rememberPrompted(endpointKey: string): Promise<void>;
+  /** Whether this endpoint+model was seen refusing `stream_options`. */
+  refusesStreamOptions(endpointKey: string): Promise<boolean>;
+  /** Notes that it refused them. */
+  rememberStreamOptionsRefused(endpointKey: string): Promise<void>;
+  /** The context window this endpoint+model stated when it last refused a prompt as too long. */
+  contextWindow(endpointKey: string): Promise<LearnedContextWindow | undefined>;
+  /** Notes the window a refusal stated. */
+  rememberContextWindow(endpointKey: string, window: LearnedContextWindow): Promise<void>;
 }
 
 /** The key of one endpoint and model: the base URL and the model id. */
@@ -20,12 +46,15 @@ export function endpointKeyOf(target: { baseURL: string; model: string }): strin
 /** A memory for one process (the runner, tests). */
 export function createInMemoryToolProtocolMemory(): ToolProtocolMemory {
   const prompted = new Set<string>();
+  const streamOptionsRefused = new Set<string>();
+  const windows = new Map<string, LearnedContextWindow>();
   return {
     isPrompted: (endpointKey) => Promise.resolve(prompted.has(endpointKey)),
-    rememberPrompted: (endpointKey) => {
-      prompted.add(endpointKey);
-      return Promise.resolve();
-    },
+    rememberPrompted: (endpointKey) => Promise.resolve(void prompted.add(endpointKey)),
+    refusesStreamOptions: (endpointKey) => Promise.resolve(streamOptionsRefused.has(endpointKey)),
+    rememberStreamOptionsRefused: (endpointKey) => Promise.resolve(void streamOptionsRefused.add(endpointKey)),
+    contextWindow: (endpointKey) => Promise.resolve(windows.get(endpointKey)),
+    rememberContextWindow: (endpointKey, window) => Promise.resolve(void windows.set(endpointKey, window)),
   };
 }
 
@@ -35,29 +64,62 @@ export interface KeyValueStorage {
   set(items: Record<string, unknown>): Promise<void>;
 }
 
-/** The `browser.storage.local` key of the stored memory. */
+/** The `browser.storage.local` key of the endpoints switched to the prompted protocol. */
 export const TOOL_PROTOCOL_STORAGE_KEY = 'toolProtocolSwitches';
-/** Endpoints remembered at most; the oldest are forgotten first. */
+/** The `browser.storage.local` key of the endpoints that refused `stream_options`. */
+export const STREAM_OPTIONS_STORAGE_KEY = 'streamOptionsRefusals';
+/** The `browser.storage.local` key of the context windows endpoints stated. */
+export const CONTEXT_WINDOW_STORAGE_KEY = 'endpointContextWindows';
+/** Endpoints remembered at most per fact; the oldest are forgotten first. */
 const MAX_REMEMBERED = 200;
+const MAX_KEY_CHARS = 1_500;
 
-const storedSwitchesSchema = z.record(z.string().max(1_500), z.string().max(40));
+const endpointKeySchema = z.string().max(MAX_KEY_CHARS);
+const storedSwitchesSchema = z.record(endpointKeySchema, z.string().max(40));
+const storedWindowsSchema = z.record(endpointKeySchema, learnedContextWindowSchema.extend({ learnedAt: z.string().max(40) }));
 
-/**
- * A memory kept in extension storage: `{ "<base URL> <model>": "<ISO date switched>" }`. A stored
- * value that does not parse is treated as empty (and replaced on the next switch).
- */
-export function createStoredToolProtocolMemory(storage: KeyValueStorage, now: () => Date = () => new Date()): ToolProtocolMemory {
-  async function read(): Promise<Record<string, string>> {
-    const stored = await storage.get(TOOL_PROTOCOL_STORAGE_KEY);
-    const parsed = storedSwitchesSchema.safeParse(stored[TOOL_PROTOCOL_STORAGE_KEY] ?? {});
+/** One remembered fact per endpoint in one storage key, each with the ISO date it was learned. */
+function storedFacts<Fact>(
+  storage: KeyValueStorage,
+  storageKey: string,
+  schema: z.ZodType<Record<string, Fact>>,
+  dateOf: (fact: Fact) => string,
+) {
+  async function read(): Promise<Record<string, Fact>> {
+    const stored = await storage.get(storageKey);
+    const parsed = schema.safeParse(stored[storageKey] ?? {});
     return parsed.success ? parsed.data : {};
   }
   return {
-    isPrompted: async (endpointKey) => endpointKey in (await read()),
-    async rememberPrompted(endpointKey) {
-      const switches = { ...(await read()), [endpointKey.slice(0, 1_500)]: now().toISOString() };
-      const newestFirst = Object.entries(switches).sort(([, first], [, second]) => second.localeCompare(first));
-      await storage.set({ [TOOL_PROTOCOL_STORAGE_KEY]: Object.fromEntries(newestFirst.slice(0, MAX_REMEMBERED)) });
+    read,
+    async write(endpointKey: string, fact: Fact): Promise<void> {
+      const facts = { ...(await read()), [endpointKey.slice(0, MAX_KEY_CHARS)]: fact };
+      const newestFirst = Object.entries(facts).sort(([, first], [, second]) => dateOf(second).localeCompare(dateOf(first)));
+      await storage.set({ [storageKey]: Object.fromEntries(newestFirst.slice(0, MAX_REMEMBERED)) });
     },
+  };
+}
+
+/**
+ * A memory kept in extension storage, one key per fact: `{ "<base URL> <model>": "<ISO date>" }` for
+ * the switches, the window and its date for the windows. A stored value that does not parse is
+ * treated as empty (and replaced on the next write).
+ */
+export function createStoredToolProtocolMemory(storage: KeyValueStorage, now: () => Date = () => new Date()): ToolProtocolMemory {
+  const prompted = storedFacts<string>(storage, TOOL_PROTOCOL_STORAGE_KEY, storedSwitchesSchema, (date) => date);
+  const streamOptions = storedFacts<string>(storage, STREAM_OPTIONS_STORAGE_KEY, storedSwitchesSchema, (date) => date);
+  const windows = storedFacts(storage, CONTEXT_WINDOW_STORAGE_KEY, storedWindowsSchema, (window) => window.learnedAt);
+  return {
+    isPrompted: async (endpointKey) => endpointKey in (await prompted.read()),
+    rememberPrompted: (endpointKey) => prompted.write(endpointKey, now().toISOString()),
+    refusesStreamOptions: async (endpointKey) => endpointKey in (await streamOptions.read()),
+    rememberStreamOptionsRefused: (endpointKey) => streamOptions.write(endpointKey, now().toISOString()),
+    async contextWindow(endpointKey) {
+      const stored = (await windows.read())[endpointKey];
+      if (!stored) return undefined;
+      const { learnedAt: _learnedAt, ...window } = stored;
+      return window;
+    },
+    rememberContextWindow: (endpointKey, window) => windows.write(endpointKey, { ...window, learnedAt: now().toISOString() }),
   };
 }

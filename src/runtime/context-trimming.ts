@@ -2,11 +2,14 @@
  * What a run does when the endpoint says the prompt does not fit the model's context: it sends a
  * smaller copy of the history (the stored history stays whole). First older tool results become
  * short pointers, then the oldest chat messages go (never a system message, nor the last user
- * message and what follows it), then the latest tool results become pointers too. A size once
- * refused is not sent again in that run.
+ * message and what follows it, nor a child's task briefing), then the latest tool results become
+ * pointers too. A size once refused is not sent again in that run, and a window the endpoint
+ * stated is fitted before the next send (remembered per endpoint, so later runs start fitted).
  */
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import { contentText } from '../model/prompted-tools';
+import { loadTokenCounter, messageTokens, promptTokens, toolDefinitionTokens } from '../model/token-estimate';
+import type { AgentInvocation } from '../records/invocation';
 
 /** Characters a request takes: its messages and tools as JSON (what the endpoint counts, roughly). */
 export function requestSize(messages: readonly ChatCompletionMessageParam[], tools: readonly ChatCompletionTool[] | undefined): number {
@@ -41,13 +44,29 @@ function latestRoundStart(messages: ChatCompletionMessageParam[]): number {
   return messages.length;
 }
 
+/** Whose history is trimmed: the root's holds the page's chat; a child's is its system text and briefing. */
+export type TrimmedInvocationKind = AgentInvocation['kind'];
+
+/**
+ * Where the conversation an invocation answers ends: the root's is the page's chat (up to its first
+ * round); a child's is its briefing, the first user message, whatever follows (a nudge, a wrap-up).
+ */
+function conversationEndOf(messages: ChatCompletionMessageParam[], kind: TrimmedInvocationKind): number {
+  if (kind !== 'root') {
+    const briefing = messages.findIndex((message) => message.role === 'user');
+    return briefing < 0 ? 0 : briefing + 1;
+  }
+  const firstRound = messages.findIndex((message) => message.role === 'assistant' && (message.tool_calls?.length ?? 0) > 0);
+  return firstRound < 0 ? messages.length : firstRound;
+}
+
 /**
  * The oldest message that may go: not a system message, and before the last user message of the
- * conversation itself (the one this invocation's rounds answer, not a later wrap-up instruction).
+ * conversation itself (the one this invocation's rounds answer, not a later wrap-up instruction or
+ * nudge; for a child, its briefing).
  */
-function oldestDroppable(messages: ChatCompletionMessageParam[]): number | undefined {
-  const firstRound = messages.findIndex((message) => message.role === 'assistant' && (message.tool_calls?.length ?? 0) > 0);
-  const conversationEnd = firstRound < 0 ? messages.length : firstRound;
+function oldestDroppable(messages: ChatCompletionMessageParam[], kind: TrimmedInvocationKind): number | undefined {
+  const conversationEnd = conversationEndOf(messages, kind);
   let lastUser = -1;
   messages.forEach((message, index) => {
     if (message.role === 'user' && index < conversationEnd) lastUser = index;
@@ -70,11 +89,14 @@ function dropAt(messages: ChatCompletionMessageParam[], index: number): ChatComp
  * Smaller and smaller copies of a history, in the order a refused request tries them. Each yields
  * the messages and a note of what was left out.
  */
-export function* trimmedHistories(messages: ChatCompletionMessageParam[]): Generator<{ messages: ChatCompletionMessageParam[]; note: string }> {
+export function* trimmedHistories(
+  messages: ChatCompletionMessageParam[],
+  kind: TrimmedInvocationKind = 'root',
+): Generator<{ messages: ChatCompletionMessageParam[]; note: string }> {
   let current = withPointers(messages, 0, latestRoundStart(messages));
   if (JSON.stringify(current) !== JSON.stringify(messages)) yield { messages: current, note: 'older tool results left out' };
   let droppedCount = 0;
-  for (let index = oldestDroppable(current); index !== undefined; index = oldestDroppable(current)) {
+  for (let index = oldestDroppable(current, kind); index !== undefined; index = oldestDroppable(current, kind)) {
     current = dropAt(current, index);
     droppedCount += 1;
     yield { messages: current, note: `${droppedCount} oldest chat message(s) left out` };
@@ -94,4 +116,29 @@ export function noteRefusedSize(run: object, modelLabel: string, size: number): 
   const sizes = refusedSizes.get(run) ?? new Map<string, number>();
   sizes.set(modelLabel, Math.min(size, sizes.get(modelLabel) ?? Number.POSITIVE_INFINITY));
   refusedSizes.set(run, sizes);
+}
+
+/** Each message's estimated tokens, counted once: trimming weighs the same messages again and again. */
+const messageTokenCache = new WeakMap<object, number>();
+const toolTokenCache = new WeakMap<object, number>();
+
+/** Retinue's estimate of the prompt tokens a request takes (`token-estimate.ts`), as it would be sent. */
+export async function estimatedRequestTokens(
+  messages: readonly ChatCompletionMessageParam[],
+  tools: readonly ChatCompletionTool[] | undefined,
+): Promise<number> {
+  const count = await loadTokenCounter();
+  // The reply's priming, counted as for any prompt.
+  let total = promptTokens(count, []);
+  if (tools && tools.length > 0) {
+    let toolTokens = toolTokenCache.get(tools);
+    if (toolTokens === undefined) toolTokenCache.set(tools, (toolTokens = toolDefinitionTokens(count, tools)));
+    total += toolTokens;
+  }
+  for (const message of messages) {
+    let tokens = messageTokenCache.get(message);
+    if (tokens === undefined) messageTokenCache.set(message, (tokens = messageTokens(count, message)));
+    total += tokens;
+  }
+  return total;
 }

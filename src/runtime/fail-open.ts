@@ -8,8 +8,12 @@ import type { RunFallback } from '../records/run';
  * model, the provider down, a cancelled turn, settings the user must fix) stay errors.
  */
 
-/** Endings the model layer reports when the endpoint cannot serve what Retinue adds. */
-export const ENDPOINT_ABILITY_CODES = ['tools-refused', 'context-too-long', 'empty-answer', 'cut-answer'] as const;
+/**
+ * Endings the model layer reports when the endpoint cannot serve what Retinue adds (`history-refused`:
+ * a strict chat template refused the roles or order of Retinue's messages, which the page's own
+ * request does not have).
+ */
+export const ENDPOINT_ABILITY_CODES = ['tools-refused', 'context-too-long', 'history-refused', 'empty-answer', 'cut-answer'] as const;
 
 /** The fallback code of a run Retinue itself broke (storage, journal, an unexpected throw). */
 export const RETINUE_ERROR_FALLBACK = 'retinue-error';

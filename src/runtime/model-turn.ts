@@ -4,7 +4,10 @@ import type { ModelCallResult } from '../model/model-client';
 import { toolCallsOf } from '../model/tool-protocol';
 import { addUsage } from '../records/usage';
 import { appendAndSave, historyOf, journalIds, type InvocationDriver } from './invocation-driver';
-import { noteRefusedSize, refusedSizeFor, requestSize, trimmedHistories } from './context-trimming';
+import { estimatedPromptBudget, learnedWindowFrom } from '../model/context-window';
+import { ContextWindowRefusalError } from '../model/provider-errors';
+import type { LearnedContextWindow } from '../model/tool-protocol-memory';
+import { estimatedRequestTokens, noteRefusedSize, refusedSizeFor, requestSize, trimmedHistories } from './context-trimming';
 import { abortReason } from './run-signals';
 import type { PreparedTurn } from './turn-preparation';
 
@@ -20,8 +23,9 @@ type RetryNote = { attempt: number; delayMs: number; reason: string; status?: nu
 
 /**
  * Sends the history, or, once the endpoint said it does not fit, smaller copies of it: a size once
- * refused in this run is never sent again. Throws the `context-too-long` refusal when nothing
- * smaller is left.
+ * refused in this run is never sent again, and a window the endpoint stated (in this refusal or an
+ * earlier run's, remembered per endpoint) is fitted before the send. Throws the `context-too-long`
+ * refusal when nothing smaller is left.
  */
 async function callWithinContext(
   driver: InvocationDriver,
@@ -30,21 +34,24 @@ async function callWithinContext(
   send: (messages: ChatCompletionMessageParam[]) => Promise<ModelCallResult>,
 ): Promise<ModelCallResult> {
   const { session, model } = driver;
-  const candidates = trimmedHistories(historyOf(driver.invocation));
+  const candidates = trimmedHistories(historyOf(driver.invocation), driver.invocation.kind);
   let messages = historyOf(driver.invocation);
   let note = '';
-  const fits = () => requestSize(messages, prepared.tools) < refusedSizeFor(session, model.label);
-  const trimFurther = (): boolean => {
+  let window = await model.contextWindow?.();
+  const fits = async () =>
+    requestSize(messages, prepared.tools) < refusedSizeFor(session, model.label) &&
+    (window === undefined || (await estimatedRequestTokens(messages, prepared.tools)) <= estimatedPromptBudget(window, driver.sampling.max_tokens));
+  const trimFurther = async (): Promise<boolean> => {
     for (let next = candidates.next(); !next.done; next = candidates.next()) {
       messages = next.value.messages;
       note = next.value.note;
-      if (fits()) return true;
+      if (await fits()) return true;
     }
     return false;
   };
   let refusal: unknown;
   for (let attempt = 1; ; attempt += 1) {
-    if (!fits() && !trimFurther()) throw refusal ?? contextTooLong(model.label);
+    if (!(await fits()) && !(await trimFurther())) throw refusal ?? contextTooLong(model.label, window);
     if (note) noteRetry({ attempt, delayMs: 0, reason: `context too long: ${note}` });
     try {
       return await send(messages);
@@ -53,14 +60,22 @@ async function callWithinContext(
       refusal = error;
       // A little under the refused size, so trimming takes a real step rather than one message at a time.
       noteRefusedSize(session, model.label, Math.floor(requestSize(messages, prepared.tools) * 0.9));
+      if (error instanceof ContextWindowRefusalError) {
+        window =
+          (await model.contextWindow?.()) ?? learnedWindowFrom(error.contextWindow, await estimatedRequestTokens(messages, prepared.tools));
+      }
     }
   }
 }
 
-function contextTooLong(label: string): RetinueError {
+function contextTooLong(label: string, window: LearnedContextWindow | undefined): RetinueError {
+  const why =
+    window === undefined
+      ? 'was refused as too long earlier in this run'
+      : `does not fit the context window of ${window.windowTokens} tokens its endpoint stated`;
   return new ProviderError(
     'context-too-long',
-    `The prompt for ${label} was refused as too long earlier in this run, and leaving out older tool results and chat messages did not make it fit. Shorten the chat or use a model with a longer context.`,
+    `The prompt for ${label} ${why}, and leaving out older tool results and chat messages did not make it fit. Shorten the chat or use a model with a longer context.`,
   );
 }
 

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startChromiumScenario, type ChromiumScenario } from './chat-turn-scenarios';
-import { expectFallbackWithReason, expectPlainReply, expectPromptedDelegation, FAIL_OPEN_PAGES, PLAIN_REPLY, PROMPTED_PAGES, scriptRefusalAfterProgress } from './fail-open-scenarios';
+import { expectFallbackWithReason, expectHistoryRefusedFallback, STRICT_TEMPLATE_PAGES, expectPlainReply, expectPromptedDelegation, FAIL_OPEN_PAGES, PLAIN_REPLY, PROMPTED_PAGES, scriptRefusalAfterProgress } from './fail-open-scenarios';
 import { waitForFixtureReady } from './support/fixture-pages';
 import { TOOL_PROTOCOL_STORAGE_KEY } from '../../src/model/tool-protocol-memory';
 import { writeStorage } from './support/settings';
@@ -53,6 +53,17 @@ describe('Chromium: an endpoint without native tool calling', () => {
   test.each(PROMPTED_PAGES)('%s %o still gets a delegated turn through the prompted protocol', async (path, query) => {
     const page = await openFixture(path, query);
     await expectPromptedDelegation({ page, model: scenario.model, store: scenario.options });
+    await page.close();
+  });
+});
+
+describe('Chromium: a strict chat template that refuses a native history', () => {
+  // Start from native tools, as a new user does.
+  beforeAll(() => writeStorage(scenario.options, { [TOOL_PROTOCOL_STORAGE_KEY]: {} }));
+
+  test.each(STRICT_TEMPLATE_PAGES)('%s %o gets the page’s own plain reply; the side panel names the template', async (path, query) => {
+    const page = await openFixture(path, query);
+    await expectHistoryRefusedFallback({ page, model: scenario.model, store: scenario.options, panel });
     await page.close();
   });
 });

@@ -1,7 +1,7 @@
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { runDelegatingTurn, startFirefoxScenario, waitForEndedRuns, type FirefoxScenario } from './chat-turn-scenarios';
-import { expectFallbackWithReason, expectPlainReply, expectPromptedDelegation, FAIL_OPEN_PAGES, PLAIN_REPLY, PROMPTED_PAGES, scriptRefusalAfterProgress } from './fail-open-scenarios';
+import { expectFallbackWithReason, expectHistoryRefusedFallback, STRICT_TEMPLATE_PAGES, expectPlainReply, expectPromptedDelegation, FAIL_OPEN_PAGES, PLAIN_REPLY, PROMPTED_PAGES, scriptRefusalAfterProgress } from './fail-open-scenarios';
 import { waitForFixtureReady } from './support/fixture-pages';
 import { TOOL_PROTOCOL_STORAGE_KEY } from '../../src/model/tool-protocol-memory';
 import { readRunStore, writeStorage } from './support/settings';
@@ -66,6 +66,17 @@ describe('Firefox: a page that sends fetch(new Request(…))', () => {
     await runDelegatingTurn(page, scenario.model, 'Mara reaches the lighthouse.');
     const { runs } = await waitForEndedRuns(scenario.options, before + 1);
     expect(runs.at(-1)).toMatchObject({ status: 'completed', adapter: 'openai-chat' });
+    await page.close();
+  });
+});
+
+describe('Firefox: a strict chat template that refuses a native history', () => {
+  // Start from native tools, as a new user does.
+  beforeAll(() => writeStorage(scenario.options, { [TOOL_PROTOCOL_STORAGE_KEY]: {} }));
+
+  test.each(STRICT_TEMPLATE_PAGES)('%s %o gets the page’s own plain reply; the side panel names the template', async (path, query) => {
+    const page = await openFixture(path, query);
+    await expectHistoryRefusedFallback({ page, model: scenario.model, store: scenario.options, panel });
     await page.close();
   });
 });

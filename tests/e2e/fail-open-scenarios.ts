@@ -139,3 +139,50 @@ export async function expectFallbackWithReason(options: { page: EvaluatingHandle
   expect(note.title).toBe("Answered by the page's own model: the endpoint refuses tool calls");
   expect(note.reason).toContain(REFUSAL);
 }
+
+/** The fixture pages every browser checks a strict chat template on: both adapters, streamed and JSON. */
+export const STRICT_TEMPLATE_PAGES: Array<[string, Record<string, string>]> = [
+  ['/openai-chat/', {}],
+  ['/sillytavern/', { model: 'scripted-model', stream: '0' }],
+];
+
+const HISTORY_REFUSED_TITLE = "Answered by the page's own model: the model's chat template refuses the order of Retinue's messages";
+
+/**
+ * A strict chat template (Gemma's on vLLM): the root delegates natively, then its next call, which
+ * carries `tool` messages, is refused with "Conversation roles must alternate…". The page still gets
+ * its own plain reply, and the side panel names the template as the reason. Start from native tools.
+ */
+export async function expectHistoryRefusedFallback(options: { page: EvaluatingHandle; model: ScriptedModelServer; store: EvaluatingHandle; panel: EvaluatingHandle }): Promise<void> {
+  const { model } = options;
+  const critic = defaultDelegations[1]!;
+  model.reset();
+  model.modes.strictRoles = true;
+  try {
+    model.queue((request) => request.systemText.includes(critic.systemMarker), {
+      toolCalls: [{ name: 'task_return', arguments: { summary: critic.finding, status: 'completed' } }],
+    });
+    model.queue((request) => request.systemText.includes(ROOT_MARKER), {
+      toolCalls: [{ name: 'agent_delegate', arguments: { agentId: critic.agentId, task: { title: critic.title, objective: critic.objective } } }],
+    });
+    model.script((request) => (addsRetinue(request) ? undefined : { content: PLAIN_REPLY }));
+    const before = (await readRunStore(options.store)).runs.length;
+
+    const turn = await sendFixtureMessage(options.page, 'Mara reaches the lighthouse.');
+
+    expect(turn).toMatchObject({ status: 'done', reply: PLAIN_REPLY });
+    expect(model.requests.filter((request) => !addsRetinue(request))).toHaveLength(1);
+    const { runs } = await waitForEndedRuns(options.store, before + 1);
+    expect(runs.at(-1)).toMatchObject({ status: 'failed', fallback: { code: 'history-refused' } });
+    const titles = await waitUntil(
+      async () => {
+        const found = await evaluateIn(options.panel, () => [...document.querySelectorAll('.run-fallback-title')].map((title) => title.textContent ?? ''), undefined);
+        return found.includes(HISTORY_REFUSED_TITLE) ? found : undefined;
+      },
+      { description: 'the side panel naming the chat template', timeoutMs: 20_000 },
+    );
+    expect(titles).toContain(HISTORY_REFUSED_TITLE);
+  } finally {
+    model.modes.strictRoles = false;
+  }
+}

@@ -15,6 +15,19 @@ export interface ScriptedEndpointModes {
   refuseTools?: boolean;
   /** Answers a request whose messages and tools (as JSON) are longer than this with OpenAI's 400 `context_length_exceeded`. */
   contextWindowChars?: number;
+  /**
+   * The window the refusal states, in tokens (default: `contextWindowChars`); the refused request's
+   * size is stated in the same proportion, as a server whose tokenizer it is would count it.
+   */
+  contextWindowTokens?: number;
+  /** Answers any request carrying `stream_options` with Azure's 400 "Unrecognized request argument supplied: stream_options". */
+  refuseStreamOptions?: boolean;
+  /**
+   * A strict chat template (Gemma's on vLLM): a request with `tool` messages, assistant `tool_calls`,
+   * or two user or two assistant turns in a row (after the system text) gets 400 "Conversation
+   * roles must alternate user/assistant/user/assistant/...".
+   */
+  strictRoles?: boolean;
   /** Writes every scripted tool call into the content, as a model whose server does not parse calls. */
   textCalls?: TextCallFormat;
 }
@@ -24,17 +37,37 @@ export function requestSize(body: ChatCompletionCreateParams): number {
   return JSON.stringify(body.messages).length + JSON.stringify(body.tools ?? []).length;
 }
 
+/** Whether the turns alternate as a strict template wants: no tool roles, no two user or assistant turns in a row. */
+function alternates(body: ChatCompletionCreateParams): boolean {
+  let previous: string | undefined;
+  for (const message of body.messages) {
+    if (message.role === 'system' || message.role === 'developer') continue;
+    if (message.role === 'tool' || (message.role === 'assistant' && (message.tool_calls?.length ?? 0) > 0)) return false;
+    if (message.role === previous) return false;
+    previous = message.role;
+  }
+  return true;
+}
+
 /** The refusal a request gets under the modes, if any. */
 export function endpointRefusal(modes: ScriptedEndpointModes, body: ChatCompletionCreateParams): ScriptedStatusFault | undefined {
+  if (modes.refuseStreamOptions && body.stream_options !== undefined) {
+    return { fault: 'status', status: 400, message: 'Unrecognized request argument supplied: stream_options', code: 'invalid_request_error' };
+  }
   if (modes.refuseTools && (body.tools?.length ?? 0) > 0) {
     return { fault: 'status', status: 400, message: `registry.ollama.ai/library/${String(body.model)} does not support tools` };
   }
+  if (modes.strictRoles && !alternates(body)) {
+    return { fault: 'status', status: 400, message: 'Conversation roles must alternate user/assistant/user/assistant/...', code: 'BadRequestError' };
+  }
   const size = requestSize(body);
   if (modes.contextWindowChars !== undefined && size > modes.contextWindowChars) {
+    const windowTokens = modes.contextWindowTokens ?? modes.contextWindowChars;
+    const sizeTokens = Math.round((size * windowTokens) / modes.contextWindowChars);
     return {
       fault: 'status',
       status: 400,
-      message: `This model's maximum context length is ${modes.contextWindowChars} tokens. However, your messages resulted in ${size} tokens. Please reduce the length of the messages.`,
+      message: `This model's maximum context length is ${windowTokens} tokens. However, your messages resulted in ${sizeTokens} tokens. Please reduce the length of the messages.`,
       code: 'context_length_exceeded',
       param: 'messages',
     };

@@ -5,6 +5,7 @@ import { t, type UiMessageKey } from '../ui-text';
 const FALLBACK_LABELS: Record<string, UiMessageKey> = {
   'tools-refused': 'sidepanel_fallback_tools_refused',
   'context-too-long': 'sidepanel_fallback_context_too_long',
+  'history-refused': 'sidepanel_fallback_history_refused',
   'empty-answer': 'sidepanel_fallback_empty_answer',
   'cut-answer': 'sidepanel_fallback_cut_answer',
   'retinue-error': 'sidepanel_fallback_retinue_error',

@@ -197,3 +197,64 @@ describe('errors the page would have had anyway stay errors', () => {
     expect(notices).toEqual([]);
   });
 });
+
+describe('endpoint shapes through the page chain (host binding for the root, a connection for the critic)', () => {
+  const delegateCritic = { name: 'agent_delegate', arguments: { agentId: 'scene-critic', task: { title: 'Critique the duel', objective: 'Critique it.' } } };
+  const criticReturns = { toolCalls: [{ name: 'task_return', arguments: { summary: 'Slow the first exchange.', status: 'completed' } }] };
+  const nativeToolMessages = (request: ScriptedRequest) =>
+    request.body.messages.some((message) => message.role === 'tool' || (message.role === 'assistant' && (message.tool_calls?.length ?? 0) > 0));
+
+  async function ask(sent: { model: string; messages: typeof chat; stream: boolean }) {
+    return sent.stream
+      ? (await streamedText(await pageClient().chat.completions.create({ ...sent, stream: true }))).content
+      : (await pageClient().chat.completions.create({ ...sent, stream: false })).choices[0]?.message.content;
+  }
+
+  test.each([false, true])('a strict template refusing the roles of a native history falls open (stream: %s)', async (stream) => {
+    server.modes.strictRoles = true;
+    server.queue(isCritic, criticReturns);
+    server.queue(isRoot, { toolCalls: [delegateCritic] }, { content: 'never reached' });
+    const sent = { model: 'scripted-model', messages: chat, stream };
+
+    expect(await ask(sent)).toBe(PLAIN_REPLY);
+    expectOnePageOwnRequest(sent);
+    expect((await onlyRun())?.fallback).toEqual({ code: 'history-refused', reason: expect.stringContaining('roles must alternate') as string });
+  });
+
+  test.each([false, true])('on a prompted endpoint with a strict template, no call carries native tool messages, the wrap-up included (stream: %s)', async (stream) => {
+    // Two rounds (delegate, await), then the wrap-up that offers no tools writes the reply.
+    const root = settings.profiles.find((profile) => profile.id === 'root');
+    if (root) root.budget = { ...root.budget, maxRounds: 2 };
+    server.modes.refuseTools = true;
+    server.modes.strictRoles = true;
+    server.modes.textCalls = 'hermes';
+    server.queue(isCritic, criticReturns);
+    server.queue(isRoot, { toolCalls: [delegateCritic] }, { toolCalls: [{ name: 'agent_await', arguments: {} }] }, { content: 'She slows the first exchange.' });
+    const sent = { model: 'scripted-model', messages: chat, stream };
+
+    expect(await ask(sent)).toBe('She slows the first exchange.');
+    expect(server.requests.filter(isPageOwn)).toEqual([]);
+    // One refusal of native tools per endpoint: the page's (host binding) and the critic's connection are two.
+    const refused = server.requests.filter((request) => request.outcome === 'status');
+    expect(refused.map((request) => [isRoot(request), request.toolNames.length > 0])).toEqual([[true, true], [false, true]]);
+    expect(server.requests.some(nativeToolMessages)).toBe(false);
+    expect((await onlyRun())?.status).toBe('completed');
+  });
+
+  test.each([false, true])('a window the refusal states costs one refusal, and the root answers (stream: %s)', async (stream) => {
+    const turn = 'The rain keeps falling on the old keep and its tired guards. '.repeat(3);
+    const longChat = [
+      chat[0],
+      ...Array.from({ length: 24 }, (_, index) => ({ role: index % 2 === 0 ? ('user' as const) : ('assistant' as const), content: `Turn ${index}: ${turn}` })),
+      chat[1],
+    ] as typeof chat;
+    server.modes.contextWindowChars = JSON.stringify(longChat).length + 800;
+    server.modes.contextWindowTokens = 2_048;
+    server.script((request) => (isRoot(request) ? { content: 'The duke parries.' } : undefined));
+    const sent = { model: 'scripted-model', messages: longChat, stream };
+
+    expect(await ask(sent)).toBe('The duke parries.');
+    expect(server.requests.filter((request) => request.outcome === 'status')).toHaveLength(1);
+    expect(server.requests.filter(isPageOwn)).toEqual([]);
+  });
+});

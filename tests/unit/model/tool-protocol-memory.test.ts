@@ -1,5 +1,11 @@
 import { describe, expect, test } from 'vitest';
-import { createStoredToolProtocolMemory, endpointKeyOf, TOOL_PROTOCOL_STORAGE_KEY, type KeyValueStorage } from '../../../src/model/tool-protocol-memory';
+import {
+  CONTEXT_WINDOW_STORAGE_KEY,
+  createStoredToolProtocolMemory,
+  endpointKeyOf,
+  TOOL_PROTOCOL_STORAGE_KEY,
+  type KeyValueStorage,
+} from '../../../src/model/tool-protocol-memory';
 
 function fakeStorage(initial: Record<string, unknown> = {}): KeyValueStorage & { items: Record<string, unknown> } {
   const items = { ...initial };
@@ -43,5 +49,37 @@ describe('tool protocol memory in extension storage', () => {
     expect(Object.keys(storage.items[TOOL_PROTOCOL_STORAGE_KEY] as object)).toHaveLength(200);
     expect(await memory.isPrompted('endpoint-0 model')).toBe(false);
     expect(await memory.isPrompted('endpoint-204 model')).toBe(true);
+  });
+});
+
+describe('what else an endpoint refused, in the same storage', () => {
+  const key = endpointKeyOf({ baseURL: 'http://127.0.0.1:8000/v1', model: 'gemma-3-4b' });
+
+  test('a stated context window is remembered by a later memory (a worker restart, the next run)', async () => {
+    const storage = fakeStorage();
+    const window = { windowTokens: 2048, tokensPerEstimatedToken: 1.4, measured: true };
+
+    await createStoredToolProtocolMemory(storage).rememberContextWindow(key, window);
+
+    const later = createStoredToolProtocolMemory(storage);
+    expect(await later.contextWindow(key)).toEqual(window);
+    expect(await later.contextWindow('other model')).toBeUndefined();
+    expect(await later.isPrompted(key)).toBe(false);
+  });
+
+  test('a stored window that does not parse counts as none', async () => {
+    const storage = fakeStorage({ [CONTEXT_WINDOW_STORAGE_KEY]: { [key]: { windowTokens: -1 } } });
+
+    expect(await createStoredToolProtocolMemory(storage).contextWindow(key)).toBeUndefined();
+  });
+
+  test('a refusal of stream_options is remembered apart from the tool protocol', async () => {
+    const storage = fakeStorage();
+
+    await createStoredToolProtocolMemory(storage).rememberStreamOptionsRefused(key);
+
+    const later = createStoredToolProtocolMemory(storage);
+    expect(await later.refusesStreamOptions(key)).toBe(true);
+    expect(await later.isPrompted(key)).toBe(false);
   });
 });

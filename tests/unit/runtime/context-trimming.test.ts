@@ -34,4 +34,31 @@ describe('trimmed histories', () => {
     expect(toolResultPointer(longResult)).toContain('summaries/agents/scene-critic/result.md');
     expect(toolResultPointer('plain text')).toContain('Call the tool again');
   });
+
+  test("a child's briefing stays after a nudge: its history has nothing of a chat to drop", () => {
+    const child: ChatCompletionMessageParam[] = [
+      { role: 'system', content: 'You are one member of a team of agents.' },
+      { role: 'user', content: '# Critique\n\n## Objective\nCritique the scene.' },
+      { role: 'assistant', content: `Some thoughts. ${longResult}` },
+      { role: 'user', content: 'Your task is not finished until you call task_return.' },
+    ];
+
+    expect([...trimmedHistories(child, 'subagent')]).toEqual([]);
+    // The root's copy of the same shape may lose its older chat: only a child's first user message is its whole conversation.
+    expect([...trimmedHistories(child, 'root')].at(-1)?.messages.map((message) => message.role)).toEqual(['system', 'user']);
+  });
+
+  test("a child's older tool results still become pointers, its briefing kept", () => {
+    const child: ChatCompletionMessageParam[] = [
+      { role: 'system', content: 'You are one member of a team of agents.' },
+      { role: 'user', content: 'Critique the scene.' },
+      ...history.slice(4, 8),
+      { role: 'user', content: 'Your task is not finished until you call task_return.' },
+    ];
+
+    const steps = [...trimmedHistories(child, 'subagent')];
+
+    expect(steps.map((step) => step.note)).toEqual(['older tool results left out', 'every tool result left out']);
+    for (const step of steps) expect(step.messages[1]?.content).toBe('Critique the scene.');
+  });
 });
