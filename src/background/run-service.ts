@@ -37,7 +37,8 @@ export function installRunService(options: RunServiceOptions): void {
   };
   connections.addListener((port) => {
     if (port.name !== RUN_PORT_NAME) return;
-    if (port.sender?.id !== undefined && port.sender.id !== browser.runtime.id) return;
+    // Only this extension's own content scripts drive runs; another extension, or a sender naming none, is not served.
+    if (port.sender?.id !== browser.runtime.id) return;
     serveRunPort(port, dependencies);
   });
 }

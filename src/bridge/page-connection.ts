@@ -1,5 +1,5 @@
 import type { BridgeToPageMessage } from '../messaging/page-messages';
-import { oversizedRunStartId, parsePageMessage } from '../messaging/page-messages';
+import { chatTurnRequestId, isOversizedPageMessage, parsePageMessage } from '../messaging/page-messages';
 import { BRIDGE_READY, PAGE_HOOK_CONNECT } from '../messaging/page-channel-names';
 import { createConnectionProfileQuery, type ConnectionProfileQuery } from './connection-profile-query';
 import { createChatTurnRelay, type ChatTurnRelay, type ChatTurnRelayOptions, type RunPort } from './chat-turn-relay';
@@ -15,10 +15,10 @@ export interface PagePortOptions {
 }
 
 /**
- * Serves one MessagePort the page offered. Every message is parsed with zod and size-capped;
- * malformed or oversized ones are dropped. While the site is off, a chat turn is sent back to the
- * page's server untouched and nothing else is answered. Gives back the way to ask the page for its
- * SillyTavern connection profiles.
+ * Serves one MessagePort the page offered. Every message's size is checked before it is parsed
+ * (with zod); malformed or oversized ones are dropped. While the site is off, a chat turn is sent
+ * back to the page's server untouched, unread, and nothing else is answered. Gives back the way to
+ * ask the page for its SillyTavern connection profiles.
  */
 export function servePagePort(port: MessagePort, options: PagePortOptions): ConnectionProfileQuery {
   const sessions = new Map<string, ChatTurnRelay>();
@@ -39,33 +39,41 @@ export function servePagePort(port: MessagePort, options: PagePortOptions): Conn
       }),
     );
 
-  port.onmessage = (event: MessageEvent) => {
-    const oversizedId = oversizedRunStartId(event.data);
-    if (oversizedId !== undefined) {
-      // Too large to read, but never dropped: the background notes the limit and the turn passes through.
-      if (sessions.has(oversizedId) || sessions.size >= MAX_RUNS_PER_PORT) return;
-      void options.isSiteOn().then((on) => (on ? startSession(oversizedId, undefined) : toPage({ type: 'pass-through', requestId: oversizedId })));
-      return;
-    }
-    const message = parsePageMessage(event.data);
-    if (!message) return;
-    if (message.type === 'connection-profiles') {
-      profileQuery.receive(message);
-      return;
-    }
-    if (message.type !== 'run-start') {
-      sessions.get(message.requestId)?.fromPage(message);
-      return;
-    }
-    const { requestId } = message;
-    if (sessions.has(requestId) || sessions.size >= MAX_RUNS_PER_PORT) return;
+  /**
+   * A chat turn: the site state comes first, then the size, and only then is the text parsed. While the
+   * site is off the turn goes back to the page's server whatever its size; one too large to read is
+   * never dropped: the background notes the limit and the turn passes through.
+   */
+  const receiveChatTurn = (requestId: string, text: string) => {
     void options.isSiteOn().then((on) => {
       if (!on) {
         toPage({ type: 'pass-through', requestId });
         return;
       }
-      startSession(requestId, message);
+      if (sessions.has(requestId) || sessions.size >= MAX_RUNS_PER_PORT) return;
+      if (isOversizedPageMessage(text)) {
+        startSession(requestId, undefined);
+        return;
+      }
+      const message = parsePageMessage(text);
+      if (message?.type === 'run-start' && message.requestId === requestId) startSession(requestId, message);
     });
+  };
+
+  port.onmessage = (event: MessageEvent) => {
+    const turnId = chatTurnRequestId(event.data);
+    if (turnId !== undefined) {
+      receiveChatTurn(turnId, event.data as string);
+      return;
+    }
+    const message = parsePageMessage(event.data);
+    // A run-start that does not open with its type and request id is not the page hook's: dropped.
+    if (!message || message.type === 'run-start') return;
+    if (message.type === 'connection-profiles') {
+      profileQuery.receive(message);
+      return;
+    }
+    sessions.get(message.requestId)?.fromPage(message);
   };
   toPage({ type: 'connected' });
   return profileQuery;

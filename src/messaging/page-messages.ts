@@ -64,22 +64,28 @@ export type BridgeToPageMessage =
   | { type: 'connection-profiles-request'; queryId: string };
 
 /**
- * The request id of a chat turn whose message text is over {@link PAGE_MESSAGE_MAX_CHARS}, read from
- * its opening only (the page hook writes `type` and `requestId` first), so that the turn can go back
- * to the page's server instead of being dropped without an answer. Undefined for anything else.
+ * The request id of a chat turn, read from the message text's opening only (the page hook writes
+ * `type` and `requestId` first), whatever the text's size: the bridge learns that a turn came, and
+ * whether the site is on, before it reads (or refuses to read) the rest. Undefined for anything else.
  */
-export function oversizedRunStartId(text: unknown): string | undefined {
-  if (typeof text !== 'string' || text.length <= PAGE_MESSAGE_MAX_CHARS) return undefined;
+export function chatTurnRequestId(text: unknown): string | undefined {
+  if (typeof text !== 'string') return undefined;
   const opening = /^\{"type":"run-start","requestId":"([A-Za-z0-9_-]{1,64})"/.exec(text.slice(0, 200));
   return opening?.[1];
 }
 
+/** Whether a message text is over {@link PAGE_MESSAGE_MAX_CHARS}: too large to read. */
+export function isOversizedPageMessage(text: string): boolean {
+  return text.length > PAGE_MESSAGE_MAX_CHARS;
+}
+
 /**
- * Parses one message text from the page: undefined when it is oversized, not JSON, or not one of the
- * messages above.
+ * Parses one message text from the page: undefined when it is oversized (checked before any
+ * parsing, so a page cannot make the bridge parse huge texts), not JSON, or not one of the messages
+ * above.
  */
 export function parsePageMessage(text: unknown): PageToBridgeMessage | undefined {
-  if (typeof text !== 'string' || text.length > PAGE_MESSAGE_MAX_CHARS) return undefined;
+  if (typeof text !== 'string' || isOversizedPageMessage(text)) return undefined;
   let value: unknown;
   try {
     value = JSON.parse(text);

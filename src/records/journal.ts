@@ -1,37 +1,46 @@
 import { z } from 'zod';
+import { journalEventDataSchemas } from './journal-events';
 
-/** Journal event types: kebab-case noun-verb. */
-export const journalEventTypeSchema = z.enum([
-  'run-start',
-  'run-end',
-  'invocation-start',
-  'invocation-end',
-  'model-call-start',
-  'model-call-end',
-  'model-call-retry',
-  'tool-call-start',
-  'tool-call-end',
-  'task-queued',
-  'task-start',
-  'task-end',
-  'review-start',
-  'review-end',
-  'run-resume',
-  /** The run used its spend cap (`budget.maxRunTokens`): no new tasks, the rest wrap up. */
-  'token-cap-reached',
-  /** The reply went to the page while helpers still worked (a reply deadline passed). */
-  'run-reply',
-]);
-export type JournalEventType = z.infer<typeof journalEventTypeSchema>;
+/** Journal event types: kebab-case noun-verb, one per schema in `journal-events.ts`. */
+export type JournalEventType = keyof typeof journalEventDataSchemas;
+const eventTypes = Object.keys(journalEventDataSchemas) as [JournalEventType, ...JournalEventType[]];
+export const journalEventTypeSchema = z.enum(eventTypes);
 
-/** One append-only journal entry; `seq` counts from 1 within its run. */
-export const journalEventSchema = z.object({
-  runId: z.string(),
-  seq: z.number().int().positive(),
-  time: z.number(),
-  type: journalEventTypeSchema,
-  invocationId: z.string().optional(),
-  taskId: z.string().optional(),
-  data: z.record(z.string(), z.unknown()).default({}),
-});
-export type JournalEvent = z.infer<typeof journalEventSchema>;
+/** What an event of type `T` carries, as read. */
+export type JournalEventData<T extends JournalEventType> = z.output<(typeof journalEventDataSchemas)[T]>;
+/** What a writer gives for an event of type `T` (defaults not yet applied). */
+export type JournalEventDataInput<T extends JournalEventType> = z.input<(typeof journalEventDataSchemas)[T]>;
+
+interface JournalEventOf<T extends JournalEventType> {
+  runId: string;
+  /** Counts from 1 within its run. */
+  seq: number;
+  time: number;
+  type: T;
+  invocationId?: string;
+  taskId?: string;
+  data: JournalEventData<T>;
+}
+
+/** One append-only journal entry; narrowing on `type` gives its data's fields. */
+export type JournalEvent = { [T in JournalEventType]: JournalEventOf<T> }[JournalEventType];
+/** A journal event of one type. */
+export type JournalEventOfType<T extends JournalEventType> = Extract<JournalEvent, { type: T }>;
+
+const eventOptions = eventTypes.map((type) =>
+  z.object({
+    runId: z.string(),
+    seq: z.number().int().positive(),
+    time: z.number(),
+    type: z.literal(type),
+    invocationId: z.string().optional(),
+    taskId: z.string().optional(),
+    data: (journalEventDataSchemas[type] as z.ZodType<Record<string, unknown>>).default({}),
+  }),
+);
+
+/** Every journal event, a union discriminated on `type`: written through it and read through it. */
+export const journalEventSchema = z.discriminatedUnion('type', eventOptions as unknown as [(typeof eventOptions)[number], ...(typeof eventOptions)[number][]]) as unknown as z.ZodType<
+  JournalEvent,
+  unknown
+>;

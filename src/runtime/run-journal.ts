@@ -1,11 +1,12 @@
 import { HostContractError, RetinueError } from '../errors';
-import type { JournalEventType } from '../records/journal';
-import type { RunStore } from '../store/run-store';
+import type { JournalEventDataInput, JournalEventType } from '../records/journal';
+import type { NewJournalEvent, RunStore } from '../store/run-store';
 
-export interface JournalFields {
+/** What a writer gives for one event: its ids and the data its type's schema (`records/journal-events.ts`) takes. */
+export interface JournalFields<T extends JournalEventType = JournalEventType> {
   invocationId?: string;
   taskId?: string;
-  data?: Record<string, unknown>;
+  data?: JournalEventDataInput<T>;
 }
 
 /**
@@ -25,12 +26,12 @@ export class RunJournal {
   ) {}
 
   /** Queues an event; it is stored in order, after every event noted before it. */
-  note(type: JournalEventType, fields: JournalFields = {}): void {
+  note<T extends JournalEventType>(type: T, fields: JournalFields<T> = {}): void {
     const time = this.now();
     this.tail = this.tail.then(async () => {
       if (this.failure) return;
       try {
-        await this.store.appendJournal({ runId: this.runId, type, time, invocationId: fields.invocationId, taskId: fields.taskId, data: fields.data ?? {} });
+        await this.store.appendJournal({ runId: this.runId, type, time, invocationId: fields.invocationId, taskId: fields.taskId, data: fields.data ?? {} } as NewJournalEvent);
       } catch (error) {
         this.failure =
           error instanceof RetinueError ? error : new HostContractError('journal-append-failed', `The journal could not be written: ${String(error)}`, { cause: error });
@@ -46,7 +47,7 @@ export class RunJournal {
   }
 
   /** Notes an event and waits until it (and everything before it) is stored. */
-  async record(type: JournalEventType, fields: JournalFields = {}): Promise<void> {
+  async record<T extends JournalEventType>(type: T, fields: JournalFields<T> = {}): Promise<void> {
     this.note(type, fields);
     await this.flush();
   }

@@ -1,5 +1,5 @@
 import type { AgentInvocation } from '../records/invocation';
-import type { JournalEvent } from '../records/journal';
+import type { JournalEvent, JournalEventDataInput, JournalEventOfType, JournalEventType } from '../records/journal';
 import type { AgentRun } from '../records/run';
 import type { AgentTaskRecord } from '../records/task';
 import type { WorkspaceFile } from '../records/workspace-file';
@@ -13,10 +13,10 @@ export interface ListRunsOptions {
 }
 
 /** A journal event before the store gives it its per-run sequence number (and time, when absent). */
-export type NewJournalEvent = Omit<JournalEvent, 'seq' | 'time' | 'data'> & {
-  time?: number;
-  data?: Record<string, unknown>;
-};
+/** An event to append: the store numbers it, and checks it against its type's schema as it is written. */
+export type NewJournalEvent = {
+  [T in JournalEventType]: Omit<JournalEventOfType<T>, 'seq' | 'time' | 'data'> & { time?: number; data?: JournalEventDataInput<T> };
+}[JournalEventType];
 
 /**
  * The run store: every record of every run, in IndexedDB (`runs`, `invocations`, `messages`, `tasks`,

@@ -1,9 +1,10 @@
 import { expect } from 'vitest';
 import type { SettingsInput } from '../../src/settings/schema';
+import { PAGE_MESSAGE_MAX_CHARS } from '../../src/messaging/page-messages';
 import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server';
 import { launchChromiumWithExtension, type ChromiumWithExtension } from './support/chromium';
 import { defaultDelegations, scriptDelegatingRoot } from './support/delegating-root-script';
-import type { EvaluatingHandle } from './support/evaluating-handle';
+import { evaluateIn, type EvaluatingHandle } from './support/evaluating-handle';
 import { sendFixtureMessage, waitForFixtureReady, type FixtureTurn } from './support/fixture-pages';
 import { launchFirefoxWithExtension, type FirefoxWithExtension } from './support/firefox';
 import { startFixtureServer, type FixtureServer } from './support/fixture-server';
@@ -139,12 +140,32 @@ export async function expectTurnPassesThroughAfterSwitchOff(setup: {
     const turn = await sendFixtureMessage(page, 'Hello');
     expect(turn).toMatchObject({ status: 'done', reply: 'Straight from the model.' });
     expect(model.requests.map((request) => request.toolNames)).toEqual([[]]);
+    // A turn too large for the bridge to read goes back to the page's server just the same, unread:
+    // the background never hears of it (no run, no "request too large" notice for a site that is off).
+    const noticesBefore = await sizeNoticeCount(options);
+    const oversized = `Long ${'x'.repeat(PAGE_MESSAGE_MAX_CHARS)}`;
+    const big = await sendFixtureMessage(page, oversized);
+    expect(big).toMatchObject({ status: 'done', reply: 'Straight from the model.' });
+    expect(model.requests).toHaveLength(2);
+    expect(model.requests[1]?.allText).toContain(oversized);
+    expect(await sizeNoticeCount(options)).toBe(noticesBefore);
     expect((await readRunStore(options)).runs.length).toBe(before);
   } finally {
     await page.close();
     await switchOnPrimarySite(options, fixtures, model);
     await waitForSitesOn(options, [fixtures.origins.primary]);
   }
+}
+
+/** How many "request too large" notices the side panel has to show (`storage.session`). */
+async function sizeNoticeCount(options: EvaluatingHandle): Promise<number> {
+  return evaluateIn(options, async () => {
+    type SessionApi = { storage: { session: { get(key: string): Promise<Record<string, unknown>> } } };
+    const scope = globalThis as { browser?: SessionApi; chrome?: SessionApi };
+    const items = await (scope.browser ?? scope.chrome)!.storage.session.get('pageNotices');
+    const notices = Array.isArray(items.pageNotices) ? (items.pageNotices as { code?: unknown }[]) : [];
+    return notices.filter((notice) => notice.code === 'limit-snapshot-size').length;
+  }, undefined);
 }
 
 /** Waits until the background's `sitesOn` list (what the bridge reads) is `expected`. */

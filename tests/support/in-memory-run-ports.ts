@@ -1,3 +1,4 @@
+import { browser } from 'wxt/browser';
 import type { RunPort } from '../../src/bridge/chat-turn-relay';
 import type { RunServicePort } from '../../src/background/run-port-handler';
 
@@ -5,7 +6,8 @@ type Listener<T> = (value: T) => void;
 
 /**
  * A pair of connected `runtime.Port` stand-ins: what one end posts arrives (cloned, asynchronously)
- * at the other; `disconnect` on one end fires `onDisconnect` on the other, as in a browser.
+ * at the other; `disconnect` on one end fires `onDisconnect` on the other, as in a browser. The
+ * sender is this extension's own content script unless `sender` names another `id`.
  */
 export function createPortPair(sender: RunServicePort['sender']): { bridgeEnd: RunPort; backgroundEnd: RunServicePort; stopBackground(): void } {
   const toBackground: Listener<unknown>[] = [];
@@ -31,7 +33,7 @@ export function createPortPair(sender: RunServicePort['sender']): { bridgeEnd: R
   };
   const backgroundEnd: RunServicePort = {
     name: 'retinue-run',
-    sender,
+    sender: sender && 'id' in sender ? sender : { id: browser.runtime.id, ...sender },
     postMessage: (message) => deliver(toBridge, message),
     disconnect: () => close(bridgeGone),
     onMessage: { addListener: (listener) => void toBackground.push(listener) },

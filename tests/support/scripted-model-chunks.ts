@@ -39,8 +39,9 @@ export function usageFor(request: ScriptedRequest, turn: ScriptedTurn): Scripted
   return { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens };
 }
 
-function finishReasonOf(turn: ScriptedTurn): string {
-  return turn.finishReason ?? ((turn.toolCalls?.length ?? 0) > 0 ? 'tool_calls' : 'stop');
+function finishReasonOf(turn: ScriptedTurn): string | null {
+  if (turn.finishReason !== undefined) return turn.finishReason;
+  return (turn.toolCalls?.length ?? 0) > 0 ? 'tool_calls' : 'stop';
 }
 
 /** The non-streamed `chat.completion` JSON body. */

@@ -38,8 +38,8 @@ export interface ScriptedTurn {
   omitUsage?: boolean;
   /** Answers with plain JSON even when the request asked for a stream, as a few servers do. */
   ignoreStream?: boolean;
-  /** Defaults to `tool_calls` when there are tool calls, else `stop`. */
-  finishReason?: string;
+  /** Defaults to `tool_calls` when there are tool calls, else `stop`; `null` sends none (a JSON answer cut short). */
+  finishReason?: string | null;
   /**
    * Ends the answer cleanly but early: a stream stops after half its events with no finish reason
    * and no `[DONE]`; a JSON body (with `ignoreStream`) is cut in the middle.

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import type { JournalEvent } from '../../records/journal';
 import type { AgentRun } from '../../records/run';
 import type { AgentTaskRecord } from '../../records/task';
@@ -38,8 +37,6 @@ export interface RunTimeline {
   replyEnd?: number;
 }
 
-const runStartSchema = z.looseObject({ rootProfileId: z.string() });
-const modelCallEndSchema = z.looseObject({ ok: z.boolean().optional(), toolCalls: z.number().optional() });
 
 function taskBar(task: AgentTaskRecord, depth: number): TimelineBar {
   return {
@@ -90,17 +87,22 @@ function replyMoments(run: AgentRun, journal: readonly JournalEvent[]): { replyS
     if (event.invocationId !== run.rootInvocationId) continue;
     if (event.type === 'model-call-start') lastStart = event.time;
     if (event.type !== 'model-call-end') continue;
-    const data = modelCallEndSchema.safeParse(event.data);
-    if (data.success && data.data.ok === true && (data.data.toolCalls ?? 0) === 0) moments = { replyStart: lastStart, replyEnd: event.time };
+    if (event.data.ok === true && (event.data.toolCalls ?? 0) === 0) moments = { replyStart: lastStart, replyEnd: event.time };
   }
   return moments;
+}
+
+/** The root profile the run started with, as its `run-start` event names it. */
+function rootProfileLabel(journal: readonly JournalEvent[]): string {
+  for (const event of journal) if (event.type === 'run-start') return event.data.rootProfileId ?? 'root';
+  return 'root';
 }
 
 function rootRounds(run: AgentRun, journal: readonly JournalEvent[]): number {
   let rounds = 0;
   for (const event of journal) {
     if (event.type !== 'model-call-end' || event.invocationId !== run.rootInvocationId) continue;
-    if (modelCallEndSchema.safeParse(event.data).data?.ok === true) rounds += 1;
+    if (event.data.ok === true) rounds += 1;
   }
   return rounds;
 }
@@ -118,7 +120,7 @@ function rootEnd(run: AgentRun, journal: readonly JournalEvent[]): number | unde
 export function buildRunTimeline(run: AgentRun, tasks: readonly AgentTaskRecord[], journal: readonly JournalEvent[], now: number): RunTimeline {
   const root: TimelineBar = {
     id: 'root',
-    label: runStartSchema.safeParse(journal.find((event) => event.type === 'run-start')?.data).data?.rootProfileId ?? 'root',
+    label: rootProfileLabel(journal),
     depth: 0,
     status: run.status === 'completed' ? 'completed' : run.status,
     start: run.createdAt,

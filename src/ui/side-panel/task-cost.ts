@@ -1,9 +1,5 @@
-import { z } from 'zod';
 import type { JournalEvent } from '../../records/journal';
-import { modelCallEndSchema as callEndSchema, modelCallStartSchema as callStartSchema, type ModelCost } from './run-cost';
-
-const taskStartSchema = z.looseObject({ workspaceKey: z.string().optional() });
-const tokenCapSchema = z.looseObject({ cap: z.number().nonnegative(), totalTokens: z.number().nonnegative() });
+import { modelCallKey as callKey, type ModelCost } from './run-cost';
 
 /** What one task (or the root: `taskName` undefined) spent on one model: a model's cost without the time. */
 export interface TaskCost extends Omit<ModelCost, 'callMilliseconds'> {
@@ -20,16 +16,14 @@ export function summariseTaskCost(journal: readonly JournalEvent[]): TaskCost[] 
   const models = new Map<string, string>();
   const costs = new Map<string, TaskCost>();
   for (const event of journal) {
-    const callKey = `${event.invocationId ?? ''}#${String(event.data.round ?? '')}`;
-    if (event.type === 'task-start' && event.taskId) {
-      const name = taskStartSchema.safeParse(event.data).data?.workspaceKey;
-      if (name) names.set(event.taskId, name);
+    if (event.type === 'task-start') {
+      if (event.taskId && event.data.workspaceKey) names.set(event.taskId, event.data.workspaceKey);
     } else if (event.type === 'model-call-start') {
-      models.set(callKey, callStartSchema.safeParse(event.data).data?.model ?? '?');
+      models.set(callKey(event, event.data.round), event.data.model ?? '?');
     } else if (event.type === 'model-call-end') {
-      const usage = callEndSchema.safeParse(event.data).data?.usage;
+      const usage = event.data.usage;
       if (!usage) continue;
-      const model = models.get(callKey) ?? '?';
+      const model = models.get(callKey(event, event.data.round)) ?? '?';
       const key = `${event.taskId ?? ''}|${model}`;
       const cost = costs.get(key) ?? { taskName: event.taskId, model, calls: 0, tokensIn: 0, tokensOut: 0, estimatedCalls: 0, unreportedCalls: 0 };
       cost.calls += 1;
@@ -46,7 +40,10 @@ export function summariseTaskCost(journal: readonly JournalEvent[]): TaskCost[] 
 
 /** The run's spend cap, once the journal says it was reached. */
 export function tokenCapReached(journal: readonly JournalEvent[]): { cap: number; totalTokens: number } | undefined {
-  const event = journal.find((candidate) => candidate.type === 'token-cap-reached');
-  const parsed = event ? tokenCapSchema.safeParse(event.data) : undefined;
-  return parsed?.success ? { cap: parsed.data.cap, totalTokens: parsed.data.totalTokens } : undefined;
+  for (const event of journal) {
+    if (event.type !== 'token-cap-reached') continue;
+    const { cap, totalTokens } = event.data;
+    return cap !== undefined && totalTokens !== undefined ? { cap, totalTokens } : undefined;
+  }
+  return undefined;
 }

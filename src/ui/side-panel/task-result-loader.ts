@@ -24,8 +24,8 @@ async function readReasoning(store: RunStore, task: AgentTaskRecord): Promise<st
   const journal = await store.readJournal(task.runId);
   return journal.flatMap((event) => {
     if (event.type !== 'model-call-end' || event.invocationId !== task.childInvocationId) return [];
-    const reasoning = (event.data as { reasoning?: unknown } | undefined)?.reasoning;
-    return typeof reasoning === 'string' && reasoning.trim() !== '' ? [reasoning.trim()] : [];
+    const reasoning = event.data.reasoning?.trim() ?? '';
+    return reasoning === '' ? [] : [reasoning];
   });
 }
 

@@ -1,5 +1,5 @@
 import { afterEach, expect, test } from 'vitest';
-import { journalUsageSchema } from '../../../src/ui/side-panel/run-cost';
+import { journalUsageSchema } from '../../../src/records/journal-events';
 import { delegateCritic, isCritic, isRoot, startHarness, type Harness } from './runtime-harness';
 
 let harness: Harness;

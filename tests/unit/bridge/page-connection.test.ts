@@ -77,6 +77,27 @@ describe('the bridge', () => {
     expect(background.ports).toEqual([]);
   });
 
+  test('a site switched off while its tab was open: a turn too large to read still goes back to the page, and the background hears nothing', async () => {
+    const { background, toPage, fromPage } = setUp({ siteOn: false });
+    fromPage(JSON.stringify({ ...runStart, requestId: 'big', body: { messages: [{ role: 'user', content: 'x'.repeat(PAGE_MESSAGE_MAX_CHARS) }] } }));
+    await eventually(() => expect(toPage).toContainEqual({ type: 'pass-through', requestId: 'big' }));
+    // No run port: the side panel gets no "request too large" notice for a site that is off.
+    expect(background.ports).toEqual([]);
+  });
+
+  test('a message over the size cap is never read, even one that would parse as a valid message', async () => {
+    const { background, fromPage } = setUp();
+    fromPage(runStart);
+    await eventually(() => expect(background.ports.length).toBe(1));
+    // Valid JSON for a run-abort once parsed (whitespace may pad JSON), but too large to be read at all.
+    fromPage(`${JSON.stringify({ type: 'run-abort', requestId: 'r1' })}${' '.repeat(PAGE_MESSAGE_MAX_CHARS)}`);
+    // A turn sent after it opens a second run: by then the padded message had its turn.
+    fromPage({ ...runStart, requestId: 'r2' });
+    await eventually(() => expect(background.ports.length).toBe(2));
+    // The first run was not stopped: it still answers the page.
+    expect(background.ports[0]!.posted.map((message) => message.type)).toEqual(['run-start']);
+  });
+
   test("the run's progress and reply reach the page as its OpenAI answer", async () => {
     const { background, toPage, fromPage } = setUp();
     fromPage({ ...runStart, body: { ...runStart.body, stream: true } });
@@ -138,6 +159,23 @@ describe('the bridge', () => {
       await eventually(() => expect(background.ports.length).toBe(1));
       vi.advanceTimersByTime(31_000);
       expect(background.last.posted.filter((message) => message.type === 'keep-alive').length).toBe(2);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  test(`by default a keep-alive goes to the background at least every 20 s while the run works`, async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      // No keepAliveMs: the cadence the bridge really uses (DESIGN §11: at least every 20 s).
+      const { background, fromPage } = setUp();
+      fromPage(runStart);
+      await eventually(() => expect(background.ports.length).toBe(1));
+      const keepAlives = () => background.last.posted.filter((message) => message.type === 'keep-alive').length;
+      for (let window = 1; window <= 3; window += 1) {
+        vi.advanceTimersByTime(20_000);
+        expect(keepAlives()).toBeGreaterThanOrEqual(window);
+      }
     } finally {
       vi.useRealTimers();
     }

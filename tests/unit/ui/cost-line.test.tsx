@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { cleanup, render, screen } from '@testing-library/preact';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { JournalEvent } from '../../../src/records/journal';
+import type { JournalEvent, JournalEventData } from '../../../src/records/journal';
 import { CostLine } from '../../../src/ui/side-panel/cost-line';
 import { HistoryRow } from '../../../src/ui/side-panel/history-row';
 import { summariseRunCost } from '../../../src/ui/side-panel/run-cost';
@@ -15,7 +15,7 @@ const START = 50_000;
 let seq = 0;
 
 /** One finished model call of `invocationId`, `model` named at its start, `usage` at its end. */
-function call(invocationId: string, round: number, model: string, startedAt: number, tookMs: number, usage?: Record<string, unknown>): JournalEvent[] {
+function call(invocationId: string, round: number, model: string, startedAt: number, tookMs: number, usage?: JournalEventData<'model-call-end'>['usage']): JournalEvent[] {
   return [
     { runId: 'run-1', seq: ++seq, time: startedAt, type: 'model-call-start', invocationId, data: { round, model } },
     { runId: 'run-1', seq: ++seq, time: startedAt + tookMs, type: 'model-call-end', invocationId, data: { round, ok: true, toolCalls: 0, ...(usage ? { usage } : {}) } },

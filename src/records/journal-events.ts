@@ -1,0 +1,92 @@
+import { z } from 'zod';
+
+/**
+ * The data of each journal event type, one schema per type: events are written through these and
+ * read through them (the side panel's cost line, task costs, timeline and reasoning all narrow on
+ * `type`). Every field is optional and unknown fields are kept, so events stored by earlier versions
+ * (with fewer or other fields) still read. To add an event type, add its schema here: the journal's
+ * union and its types follow. Names are kebab-case noun-verb.
+ */
+
+/** An error as events carry it: a `RetinueError`'s code and message. */
+const errorData = z.looseObject({ code: z.string().optional(), message: z.string().optional() });
+
+/** Token and step counts as events carry them; counts a provider did not give read as 0. */
+export const journalUsageSchema = z.looseObject({
+  rounds: z.number().optional(),
+  toolCalls: z.number().optional(),
+  promptTokens: z.number().nonnegative().default(0),
+  completionTokens: z.number().nonnegative().default(0),
+  totalTokens: z.number().optional(),
+  /** Retinue estimated the counts because the provider gave none. */
+  estimated: z.boolean().optional(),
+});
+
+const status = z.string().optional();
+
+export const journalEventDataSchemas = {
+  'run-start': z.looseObject({ origin: z.string().optional(), adapter: z.string().optional(), rootProfileId: z.string().optional(), title: z.string().optional() }),
+  'run-end': z.looseObject({
+    status,
+    usage: journalUsageSchema.optional(),
+    error: errorData.optional(),
+    /** The page got its own generation instead: why. */
+    fallback: z.looseObject({ code: z.string().optional(), reason: z.string().optional() }).optional(),
+  }),
+  /** A run taken up again after the service worker restarted. */
+  'run-resume': z.looseObject({ tasks: z.number().optional() }),
+  /** The reply went to the page while helpers still worked (a reply deadline passed). */
+  'run-reply': z.looseObject({ stillWorking: z.number().optional() }),
+  'invocation-start': z.looseObject({ profileId: z.string().optional(), kind: z.string().optional() }),
+  'invocation-end': z.looseObject({ status, usage: journalUsageSchema.optional(), error: errorData.optional() }),
+  'model-call-start': z.looseObject({ round: z.number().optional(), model: z.string().optional(), tools: z.array(z.string()).optional() }),
+  /** `ok: false` with `error` for a failed call (no usage: not a billed call). */
+  'model-call-end': z.looseObject({
+    round: z.number().optional(),
+    ok: z.boolean().optional(),
+    finishReason: z.string().nullable().optional(),
+    toolCalls: z.number().optional(),
+    usage: journalUsageSchema.optional(),
+    toolProtocol: z.string().optional(),
+    /** What the model thought apart from its answer, shown folded in the side panel. */
+    reasoning: z.string().optional(),
+    error: errorData.optional(),
+  }),
+  'model-call-retry': z.looseObject({
+    round: z.number().optional(),
+    attempt: z.number().optional(),
+    delayMs: z.number().optional(),
+    reason: z.string().optional(),
+    status: z.number().optional(),
+  }),
+  /** `replay`: a call answered before a restart, whose result is given again. */
+  'tool-call-start': z.looseObject({ tool: z.string().optional(), callId: z.string().optional(), replay: z.boolean().optional() }),
+  'tool-call-end': z.looseObject({
+    tool: z.string().optional(),
+    callId: z.string().optional(),
+    ok: z.boolean().optional(),
+    error: errorData.optional(),
+    /** Whether the call counted against the tool-call budget. */
+    counted: z.boolean().optional(),
+  }),
+  'task-queued': z.looseObject({
+    agentId: z.string().optional(),
+    workspaceKey: z.string().optional(),
+    title: z.string().optional(),
+    budget: z.looseObject({}).optional(),
+  }),
+  'task-start': z.looseObject({ workspaceKey: z.string().optional(), agentId: z.string().optional() }),
+  'task-end': z.looseObject({
+    status,
+    resultStatus: z.string().optional(),
+    workspaceKey: z.string().optional(),
+    usage: journalUsageSchema.optional(),
+    error: errorData.optional(),
+  }),
+  /** A result is held for the user's review. */
+  'review-start': z.looseObject({ workspaceKey: z.string().optional() }),
+  /** `lapse`: nobody decided in time, so the result counts as discarded. */
+  'review-end': z.looseObject({ workspaceKey: z.string().optional(), state: z.string().optional(), lapse: z.string().optional() }),
+  /** The run used its spend cap (`budget.maxRunTokens`): no new tasks, the rest wrap up. */
+  'token-cap-reached': z.looseObject({ cap: z.number().optional(), totalTokens: z.number().optional() }),
+} satisfies Record<string, z.ZodType<Record<string, unknown>>>;
