@@ -232,7 +232,7 @@ describe('npm run retinue -- run', () => {
       const actual = await runRetinue(['run', '--base-url', server.baseURL, '--api-key', 'wrong-key', '--model', 'page-model', '--prompt', 'Hi.']);
 
       expect(actual.exitCode).toBe(1);
-      expect(actual.stderr).toMatch(/retinue: the run failed: .*401 Unauthorized.*check the --api-key given to the runner/);
+      expect(actual.stderr).toMatch(/retinue: the run failed: .*401 Unauthorized.*check the --api-key \(or OPENAI_API_KEY\) given to the runner/);
       expect(actual.stderr).not.toContain('wrong-key');
       expect(actual.stdout).toMatch(/^agent\s+status/);
       expect(server.requests).toHaveLength(1);
