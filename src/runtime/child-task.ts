@@ -2,6 +2,7 @@ import { CancelledError, HostContractError, RetinueError } from '../errors';
 import type { AgentInvocation } from '../records/invocation';
 import type { ResultCapsule } from '../records/capsule';
 import type { AgentTaskRecord } from '../records/task';
+import { awaitsReview } from '../records/task-review';
 import { createDelegationPort } from './delegation-service';
 import { childPolicy } from './invocation-policy';
 import type { InvocationDriver } from './invocation-driver';
@@ -11,7 +12,7 @@ import type { RunSession } from './run-session';
 import type { TaskTimer } from './scheduler';
 import { clockedModel, createTaskClock } from './task-clock';
 import { createTaskResultPort, failedResult, writeTaskResult } from './task-result';
-import { noteReviewStart, reviewProgressLine, withReviewRequest } from './task-review';
+import { asksForReview, noteReviewStart, reviewProgressLine, withReviewRequest, writeReadableResultFile } from './task-review';
 import { childWorkspaceView, endSubtree, parentEnded, subtreeReason } from './task-tree';
 import { samplingFor } from './turn-preparation';
 
@@ -46,6 +47,8 @@ export async function endTask(session: RunSession, taskId: string, invocation: A
     ...(error ? { error } : {}),
   });
   await session.saveTask(finished);
+  // A result its agent holds for review that is not waiting (it ended otherwise) is readable now.
+  if (asksForReview(session, finished) && !awaitsReview(finished)) await writeReadableResultFile(session, finished);
   if (invocation) {
     const ended: AgentInvocation = { ...invocation, status: end.status, endedAt: now, ...(error ? { error } : {}) };
     await session.store.putInvocation(ended);
