@@ -75,7 +75,7 @@ async function offer(store: RunStore, task: AgentTaskRecord, name: string, kind:
  * The earlier results of the conversation this run may read, by the one rule (readable-result.ts):
  * results that came after an earlier run's reply and no run has used yet (a run uses them once it
  * ends with a reply), and, for a swipe or regenerate of the same message (same `historyKey`), the
- * earlier attempt's completed results. An edit of an earlier message changes the key, so those are
+ * completed results of the newest earlier attempt that asked helpers (one that reused results asked none). An edit of an earlier message changes the key, so those are
  * stale and not offered. A resumed run (`resumed`) is offered again exactly what it was offered.
  */
 export async function findEarlierResults(store: RunStore, run: AgentRun, chat: ChatIdentity, options: { resumed?: boolean } = {}): Promise<EarlierResult[]> {
@@ -83,14 +83,17 @@ export async function findEarlierResults(store: RunStore, run: AgentRun, chat: C
     (earlier) => earlier.id !== run.id && earlier.chat?.conversationId === chat.conversationId && earlier.createdAt <= run.createdAt,
   );
   runs.sort((left, right) => right.createdAt - left.createdAt);
-  const sameMessage = runs.find((earlier) => earlier.chat?.historyKey === chat.historyKey);
   const found = new Map<string, EarlierResult>();
-  if (sameMessage) {
-    for (const task of await store.listTasks(sameMessage.id)) {
+  // The newest attempt at this message that asked helpers: an attempt that reused results asked none.
+  for (const attempt of runs.filter((earlier) => earlier.chat?.historyKey === chat.historyKey)) {
+    const tasks = await store.listTasks(attempt.id);
+    if (tasks.length === 0) continue;
+    for (const task of tasks) {
       if (task.status !== 'completed') continue;
       const result = await offer(store, task, `earlier-${task.workspaceKey}`, 'same-message');
       if (result && result.capsule.status !== 'failed') found.set(result.name, result);
     }
+    break;
   }
   for (const earlier of runs) {
     if (earlier.repliedAt === undefined || earlier.chat?.historyKey === chat.historyKey) continue;
