@@ -14,7 +14,7 @@ export const EARLIER_FOLDER = 'summaries/earlier/';
 const RUNS_LOOKED_AT = 50;
 const SUMMARY_CHARS = 300;
 /** How many of an earlier result's files are copied into the new run. */
-const FILES_CARRIED = 20;
+const FILES_COPIED = 20;
 
 /**
  * An earlier result: a helper's result from an earlier run of the conversation, offered to this
@@ -110,29 +110,29 @@ export async function findEarlierResults(store: RunStore, run: AgentRun, chat: C
 }
 
 /** An earlier result's files, copied under its folder in the new run: old path → path there. */
-async function carryFiles(store: RunStore, runId: string, result: EarlierResult, now: number): Promise<Map<string, string>> {
-  const carried = new Map<string, string>();
-  for (const artifact of result.capsule.artifacts.slice(0, FILES_CARRIED)) {
+async function copyFilesIntoRun(store: RunStore, runId: string, result: EarlierResult, now: number): Promise<Map<string, string>> {
+  const copied = new Map<string, string>();
+  for (const artifact of result.capsule.artifacts.slice(0, FILES_COPIED)) {
     const source = childPathForReaders(result.capsule.workspaceKey, artifact.path);
     const file = await store.readFile(result.task.runId, source);
     if (!file) continue;
     const target = `${earlierResultFolder(result.name)}${source}`;
     await store.writeFile({ runId, path: target, content: file.content, updatedAt: now });
-    carried.set(artifact.path, target);
+    copied.set(artifact.path, target);
   }
-  return carried;
+  return copied;
 }
 
 /** The result as this run reads it: its files renamed to where they are now, the rest left out. */
-function asCarried(result: EarlierResult, carried: ReadonlyMap<string, string>): EarlierResult {
+function withFilesInThisRun(result: EarlierResult, copied: ReadonlyMap<string, string>): EarlierResult {
   const artifacts = result.capsule.artifacts.flatMap((artifact) => {
-    const path = carried.get(artifact.path);
+    const path = copied.get(artifact.path);
     return path === undefined ? [] : [{ ...artifact, path }];
   });
   return { ...result, capsule: { ...result.capsule, artifacts } };
 }
 
-/** Paths of a carried result are this run's own already. */
+/** Paths of an earlier result, once copied, are this run's own already. */
 const asTheyAre = (path: string): string => path;
 
 /**
@@ -143,7 +143,7 @@ const asTheyAre = (path: string): string => path;
 export async function takeEarlierResults(store: RunStore, runId: string, results: readonly EarlierResult[], now: number): Promise<EarlierResult[]> {
   const taken: EarlierResult[] = [];
   for (const result of results) {
-    const readable = asCarried(result, await carryFiles(store, runId, result, now));
+    const readable = withFilesInThisRun(result, await copyFilesIntoRun(store, runId, result, now));
     await store.writeFile({ runId, path: `${earlierResultFolder(result.name)}result.md`, content: renderResultFile(readable.capsule, asTheyAre), updatedAt: now });
     if (result.kind === 'since-last-reply') {
       const current = (await store.getTask(result.task.id)) ?? result.task;
@@ -154,14 +154,14 @@ export async function takeEarlierResults(store: RunStore, runId: string, results
   return taken;
 }
 
-/** An earlier result on the resumed run: its files were carried when it started. */
+/** An earlier result on the resumed run: its files were copied when it started. */
 export function asResumed(result: EarlierResult, runFiles: ReadonlySet<string>): EarlierResult {
-  const carried = new Map<string, string>();
+  const copied = new Map<string, string>();
   for (const artifact of result.capsule.artifacts) {
     const target = `${earlierResultFolder(result.name)}${childPathForReaders(result.capsule.workspaceKey, artifact.path)}`;
-    if (runFiles.has(target)) carried.set(artifact.path, target);
+    if (runFiles.has(target)) copied.set(artifact.path, target);
   }
-  return asCarried(result, carried);
+  return withFilesInThisRun(result, copied);
 }
 
 /**
