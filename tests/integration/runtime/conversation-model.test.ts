@@ -4,7 +4,7 @@ import type { PromptSnapshot } from '../../../src/hosts/prompt-snapshot';
 import { delegate, isCritic, isRoot, requestsOf, MARKER, startHarness, testProfiles, type Harness } from './runtime-harness';
 
 // Model-based test of conversations (issue 20): random sequences of new messages, swipes, edits of
-// an earlier message, new chats and review decisions through the real runtime and scripted server,
+// an earlier message, new chats, review decisions and worker stop/resume through the real runtime and scripted server,
 // checked after each step against a small model of what the writer may read and which helpers run.
 
 type Decision = 'approve' | 'edit' | 'discard' | 'lapse';
@@ -39,11 +39,29 @@ function snapshotOf(model: ConversationModel): PromptSnapshot {
 
 const rootSystemText = (harness: Harness, from: number): string => harness.server.requests.slice(from).find(isRoot)?.systemText ?? '';
 
+/** A turn stopped by a worker stop while its root's first model call waits, then resumed by a new runtime. */
+async function stopAndResume(harness: Harness, start: Parameters<Harness['start']>[0]) {
+  let unblock: () => void = () => undefined;
+  const blocked = new Promise<void>((resolve) => (unblock = resolve));
+  const calling = harness.nextEvent((event) => event.type === 'model-call-start');
+  harness.queueLater(isRoot, async () => (await blocked, { content: 'lost to the stop' }));
+  const running = harness.start(start);
+  await calling;
+  await harness.runtime.shutdown();
+  unblock();
+  const suspended = await running;
+  expect(suspended.suspended).toBe(true);
+  harness.server.queue(isRoot, { toolCalls: [{ name: 'agent_await', arguments: { tasks: ['earlier-scene-critic'] } }] }, { content: 'Reply from what stands.' });
+  return harness.newRuntime().resumeRun(suspended.run.id, { resolveModel: harness.resolveModel });
+}
+
 /** One turn of the open chat, after `move` changed which message it answers; the user decides as `decision`. */
 class Turn implements fc.AsyncCommand<ConversationModel, Real> {
   constructor(
     readonly move: 'new-message' | 'swipe' | 'edit-earlier' | 'new-chat',
     readonly decision: Decision,
+    /** A worker stop while the root works, then a resume on a new runtime (only where results are reused). */
+    readonly stopped: boolean,
   ) {}
 
   check(): boolean {
@@ -74,11 +92,15 @@ class Turn implements fc.AsyncCommand<ConversationModel, Real> {
           harness.runtime.reviewTask(event.runId, event.taskId as string, decision === 'edit' ? { kind: 'edit', text: rewritten } : { kind: decision }),
         );
       }
-    } else {
+    } else if (!this.stopped) {
       harness.server.queue(isRoot, { content: 'Reply from what stands.' });
     }
-
-    const outcome = await harness.start({ chat: { conversationId: `chat-${model.chat}` }, snapshot: snapshotOf(model) });
+    const start = { chat: { conversationId: `chat-${model.chat}` }, snapshot: snapshotOf(model) };
+    const outcome = reusable !== undefined && this.stopped ? await stopAndResume(harness, start) : await harness.start(start);
+    if (reusable !== undefined && this.stopped) {
+      // The resumed run is the run that was stopped: it reads the result its system text offers.
+      expect(harness.server.requests.filter(isRoot).at(-1)?.lastMessageText).toContain(reusable);
+    }
 
     expect(outcome.run.status).toBe('completed');
     const system = rootSystemText(harness, from);
@@ -98,13 +120,13 @@ class Turn implements fc.AsyncCommand<ConversationModel, Real> {
   }
 
   toString(): string {
-    return `${this.move}(${this.decision})`;
+    return `${this.move}(${this.decision}${this.stopped ? ', stopped' : ''})`;
   }
 }
 
 const turn = fc
-  .tuple(fc.constantFrom('new-message', 'swipe', 'swipe', 'edit-earlier', 'new-chat') as fc.Arbitrary<Turn['move']>, fc.constantFrom<Decision>('approve', 'edit', 'discard', 'lapse'))
-  .map(([move, decision]) => new Turn(move, decision));
+  .tuple(fc.constantFrom('new-message', 'swipe', 'swipe', 'swipe', 'edit-earlier', 'new-chat') as fc.Arbitrary<Turn['move']>, fc.constantFrom<Decision>('approve', 'edit', 'approve', 'discard', 'lapse'), fc.boolean())
+  .map(([move, decision, stopped]) => new Turn(move, decision, stopped));
 
 test('across random turns a writer reads only what the user let stand, and a new message always asks its helpers', async () => {
   await fc.assert(
