@@ -191,3 +191,25 @@ test('case 11: a carried result names only files its new reader can open', async
   expect(named.length).toBeGreaterThan(0);
   for (const path of named) expect((await harness.store.readFile(swipe.run.id, path))?.content, path).toBe('Rain notes.');
 });
+
+test('a task stored before offeredToRunIds reads its carriedToRunId as the one run it was offered to', async () => {
+  const { outcome, event } = await deadlineTurn('The duke was wounded in chapter one.');
+  await harness.runtime.reviewTask(event.runId, event.taskId as string, { kind: 'approve' });
+  const [task] = await harness.store.listTasks(outcome.run.id);
+  if (!task) throw new Error('the critique task is missing');
+  // Offered (the old way) to a run the page stopped: not used, so offered again.
+  const stoppedRun = { ...outcome.run, id: 'stopped-run', status: 'cancelled' as const, repliedAt: undefined, createdAt: outcome.run.createdAt + 1 };
+  await harness.store.putRun(stoppedRun);
+  await harness.store.putTask({ ...task, carriedToRunId: stoppedRun.id });
+  harness.server.queue(isRoot, { content: 'She sees it.' });
+  await harness.start({ chat, snapshot: nextTurn('The duke yields.', 'She looks at him.') });
+  expect(lastRootSystemText()).toContain('The duke was wounded in chapter one.');
+
+  // Offered (the old way) to a run that replied: used, never offered again.
+  const repliedRun = { ...stoppedRun, id: 'replied-run', status: 'completed' as const, reply: 'Done.' };
+  await harness.store.putRun(repliedRun);
+  await harness.store.putTask({ ...task, carriedToRunId: repliedRun.id });
+  harness.server.queue(isRoot, { content: 'And on.' });
+  await harness.start({ chat, snapshot: nextTurn('She sees it.', 'Then?') });
+  expect(lastRootSystemText()).not.toContain('The duke was wounded');
+});
