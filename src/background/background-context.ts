@@ -9,6 +9,7 @@ import { openRunStore } from '../store/idb-run-store';
 import type { RunStore } from '../store/run-store';
 import { createBackgroundKeepAlive, type BackgroundKeepAlive } from './background-keep-alive';
 import { createRunClaims, type RunClaims } from './run-claims';
+import { applyEndedRunReview } from '../runtime/ended-run-review';
 
 /** The old runtimes kept reachable for cancel actions while their runs finish. */
 const RETIRED_RUNTIMES_KEPT = 8;
@@ -82,6 +83,9 @@ export function createBackgroundContext(options: BackgroundContextOptions = {}):
         const outcome = await each.reviewTask(runId, taskId, decision);
         if (outcome) return outcome;
       }
+      // No runtime since the worker started: a run that ended is decided on its stored records.
+      const ended = await applyEndedRunReview(await getStore(), runId, taskId, decision, Date.now());
+      if (ended) return ended;
       return {
         ok: false,
         code: 'run-not-active',

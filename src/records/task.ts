@@ -46,8 +46,13 @@ export const agentTaskRecordSchema = z.object({
   resultDeliveredAt: z.number().optional(),
   /** When the parent was told this task ended (a "meanwhile finished" line, or its own cancel); told once. */
   announcedAt: z.number().optional(),
-  /** A result that came after its run's reply was offered to this later run of the conversation; offered once. */
+  /** Before 2026-12: the one later run this earlier result was offered to; read as `offeredToRunIds: [it]`. */
   carriedToRunId: z.string().optional(),
+  /**
+   * The later runs of the conversation this earlier result was offered to (earlier-results.ts). It is
+   * used once one of them ended with a reply; a run that fell open or was stopped has not used it.
+   */
+  offeredToRunIds: z.array(z.string()).max(100).optional(),
   /**
    * When the task runs out of time: set at its first model call to that time plus its timeout, and
    * pushed back by the time it then spends waiting for a connection slot or a retry. Kept across a restart.

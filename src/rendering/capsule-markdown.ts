@@ -26,11 +26,15 @@ function section(title: string, items: readonly string[]): string[] {
   return items.length === 0 ? [] : [`**${title}**`, bulletList(items), ''];
 }
 
-/** The body of a capsule in markdown: what a reader can act on, no runtime ids, no physical paths. */
-export function renderCapsuleBody(capsule: ResultCapsule): string {
+/**
+ * The body of a capsule in markdown: what a reader can act on, no runtime ids, no physical paths.
+ * `readerPath` turns a file's path as the capsule names it into the path its reader opens (by
+ * default the child's path as the root and sibling agents see it).
+ */
+export function renderCapsuleBody(capsule: ResultCapsule, readerPath = (path: string) => childPathForReaders(capsule.workspaceKey, path)): string {
   const artifacts = capsule.artifacts.map((artifact) => {
     const details = [artifact.kind, artifact.role].filter((part): part is string => Boolean(part));
-    const path = childPathForReaders(capsule.workspaceKey, artifact.path);
+    const path = readerPath(artifact.path);
     return details.length === 0 ? `\`${path}\`` : `\`${path}\` — ${details.join(', ')}`;
   });
   const lines = [
@@ -70,13 +74,13 @@ export function renderCapsuleForParent(capsule: ResultCapsule, maxChars = CAPSUL
 }
 
 /** `summaries/agents/<key>/result.md`: the whole result, for the root and sibling agents. */
-export function renderResultFile(capsule: ResultCapsule): string {
+export function renderResultFile(capsule: ResultCapsule, readerPath?: (path: string) => string): string {
   return [
     `# ${capsule.title}`,
     '',
     `Agent: ${capsule.agentId} · Task: ${capsule.workspaceKey} · Status: ${statusLabel(capsule)}`,
     '',
-    renderCapsuleBody(capsule),
+    renderCapsuleBody(capsule, readerPath),
     '',
   ].join('\n');
 }

@@ -17,10 +17,11 @@ import { runRoot } from './root-run';
 import { RunSession, type RunSessionOptions, type RuntimeEnvironment } from './run-session';
 import { RunSuspendedError } from './run-signals';
 import { chatIdentityOf } from './chat-identity';
-import { findEarlierResults, renderEarlierSection, takeEarlierResults, withEarlierSection } from './earlier-results';
+import { asResumed, EARLIER_FOLDER, findEarlierResults, renderEarlierSection, takeEarlierResults, withEarlierSection } from './earlier-results';
 import { applyReviewDecision } from './task-review';
 import { withoutProgressLines } from './snapshot-without-progress';
 import { parentTaskOf } from './task-tree';
+import { applyEndedRunReview } from './ended-run-review';
 
 const TITLE_CHARS = 80;
 
@@ -120,9 +121,9 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
       await environment.store.putRun(run);
       await environment.store.writeFile({ runId, path: PROMPT_SNAPSHOT_PATH, content: JSON.stringify(snapshot), updatedAt: now });
       await environment.store.putInvocation(root);
-      await takeEarlierResults(environment.store, runId, earlier, now);
+      const offered = await takeEarlierResults(environment.store, runId, earlier, now);
       start.onRunCreated?.(run);
-      const session = createSession(environment, { run, snapshot, tasks: [], resolveModel: start.resolveModel, onProgress: start.onProgress, onReplyStream: start.onReplyStream, onEarlyReply: start.onEarlyReply, earlierResults: earlier });
+      const session = createSession(environment, { run, snapshot, tasks: [], resolveModel: start.resolveModel, onProgress: start.onProgress, onReplyStream: start.onReplyStream, onEarlyReply: start.onEarlyReply, earlierResults: offered });
       await session.journal.record('run-start', { invocationId: rootId, data: { origin: run.origin, adapter: run.adapter, rootProfileId, title: run.title } });
       return drive(session, root, start.signal);
     },
@@ -142,7 +143,10 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
       // The run's usage is saved at its end; until then each invocation's, saved every round, is the truth.
       const invocations = await store.listInvocations(runId);
       const usage = invocations.reduce((total, invocation) => addUsage(total, invocation.usage), emptyUsage());
-      const session = createSession(environment, { run: { ...run, usage }, snapshot, tasks, resolveModel: resume.resolveModel, onProgress: resume.onProgress, onReplyStream: resume.onReplyStream, onEarlyReply: resume.onEarlyReply });
+      // The earlier results this run was offered when it started, read by today's rule (a decision since may have changed one).
+      const runFiles = new Set((await store.listFiles(runId, EARLIER_FOLDER)).map((file) => file.path));
+      const earlierResults = run.chat ? (await findEarlierResults(store, run, run.chat, { resumed: true })).map((result) => asResumed(result, runFiles)) : [];
+      const session = createSession(environment, { run: { ...run, usage }, snapshot, tasks, resolveModel: resume.resolveModel, onProgress: resume.onProgress, onReplyStream: resume.onReplyStream, onEarlyReply: resume.onEarlyReply, earlierResults });
       await session.journal.record('run-resume', { invocationId: root.id, data: { tasks: tasks.length } });
       await completeEndRecords(session, invocations);
       // Tasks that were running go first, so they keep their slots; queued ones follow in order.
@@ -166,7 +170,8 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
 
     async reviewTask(runId, taskId, decision) {
       const active = sessions.get(runId);
-      return active ? applyReviewDecision(active.session, taskId, decision) : undefined;
+      // A result that waits past its run's end is decided on its stored records, for the next turn.
+      return active ? applyReviewDecision(active.session, taskId, decision) : applyEndedRunReview(environment.store, runId, taskId, decision, environment.now());
     },
 
     async shutdown() {

@@ -7,7 +7,7 @@ import type { AwaitAnswer, AwaitRequest, DelegateAnswer, DelegateRequest, Delega
 import { cancelTask } from './task-ending';
 import { AWAIT_MAX_TIMEOUT_MS } from '../tools/agent-await';
 import { createTask } from './task-creation';
-import { renderEarlierForAwait } from './earlier-results';
+import { renderEarlierForAwaitNow } from './earlier-results';
 import { delegableAgents } from './invocation-policy';
 import type { RunSession } from './run-session';
 import { delegationRefusal, waitEndings } from './limits/asking';
@@ -118,7 +118,7 @@ export function createDelegationPort(session: RunSession, caller: AgentInvocatio
       // Results from earlier turns are there already: named alone, they come back without a wait.
       const earlier = caller.kind === 'root' ? session.earlierResults.filter((result) => request.tasks?.includes(result.name)) : [];
       const ownNames = request.tasks?.filter((name) => !earlier.some((result) => result.name === name));
-      const earlierBlocks = earlier.length > 0 ? { earlierBlocks: earlier.map(renderEarlierForAwait) } : {};
+      const earlierBlocks = earlier.length > 0 ? { earlierBlocks: await Promise.all(earlier.map((result) => renderEarlierForAwaitNow(session.store, result))) } : {};
       if (earlier.length > 0 && ownNames?.length === 0) return { finished: [], others: [], timedOut: false, waitedMs: 0, ...earlierBlocks };
       const selectedIds = selectTasks(session, caller.id, ownNames).map((task) => task.id);
       const current = () => selectedIds.map((id) => session.tasks.get(id) as AgentTaskRecord);

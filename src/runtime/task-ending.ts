@@ -3,7 +3,8 @@ import type { AgentInvocation } from '../records/invocation';
 import type { ResultCapsule } from '../records/capsule';
 import type { AgentTaskRecord } from '../records/task';
 import type { RunSession } from './run-session';
-import { noteReviewStart, reviewProgressLine, withReviewRequest } from './task-review';
+import { awaitsReview } from '../records/task-review';
+import { asksForReview, noteReviewStart, reviewProgressLine, withReviewRequest, writeReadableResultFile } from './task-review';
 import { subtreeReason, type EndStatus } from './task-tree';
 
 /**
@@ -42,6 +43,8 @@ export async function endTask(session: RunSession, taskId: string, invocation: A
     ...(error ? { error } : {}),
   });
   await session.saveTask(finished);
+  // A result its agent holds for review that is not waiting (it ended otherwise) is readable now.
+  if (asksForReview(session, finished) && !awaitsReview(finished)) await writeReadableResultFile(session, finished);
   if (invocation) {
     const ended: AgentInvocation = { ...invocation, status: end.status, endedAt: now, ...(error ? { error } : {}) };
     await session.store.putInvocation(ended);

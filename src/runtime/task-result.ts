@@ -6,6 +6,7 @@ import { agentResultPath, childResultPath } from '../workspace/layout';
 import { renderResultFile } from '../rendering/capsule-markdown';
 import type { RunSession } from './run-session';
 import { childScopeOf } from './task-tree';
+import { asksForReview } from './task-review';
 
 /**
  * Writes a task's result capsule: `agent-results/<child-invocation-id>.json` (structured, for audit
@@ -26,7 +27,8 @@ export async function writeTaskResult(session: RunSession, taskId: string, resul
   };
   const resultRef = agentResultPath(task.childInvocationId);
   await session.workspace.write(resultRef, `${JSON.stringify(capsule, null, 2)}\n`);
-  await session.workspace.write(childResultPath(task.workspaceKey), renderResultFile(capsule));
+  // A result held for the user's review gets its `result.md` once the user lets it stand (task-review.ts).
+  if (!asksForReview(session, task) || capsule.status === 'failed') await session.workspace.write(childResultPath(task.workspaceKey), renderResultFile(capsule));
   session.rememberCapsule(task.id, capsule);
   const latest = session.tasks.get(taskId) ?? task;
   await session.saveTask({ ...latest, resultRef, resultStatus: capsule.status });

@@ -10,22 +10,23 @@ import { loadTaskResult, type TaskResult } from './task-result-loader';
 export interface ReviewQueueProps {
   tasks: AgentTaskRecord[];
   store: RunStore;
-  /** Decisions only reach a run that is still working. */
+  /** A run still working reads a decision now; after its end, a decision applies to the next turn. */
   running: boolean;
   onReview(taskId: string, decision: ReviewDecision): void;
 }
 
 /**
  * Results held for the user's look (profile `review: "ask"`), each with Approve, Edit and Discard;
- * the writer gets a result only once the user decided (or the wait ran out).
+ * the writer gets a result only once the user decided (or the wait ran out). A result still waiting
+ * when its run ended (it came after the reply) stays decidable, for the conversation's next turn.
  */
 export function ReviewQueue({ tasks, store, running, onReview }: ReviewQueueProps) {
   const waiting = tasks.filter(awaitsReview);
-  if (!running || waiting.length === 0) return null;
+  if (waiting.length === 0) return null;
   return (
     <section class="review-queue" aria-labelledby="review-queue-title">
       <h3 id="review-queue-title">{t('sidepanel_review_heading', waiting.length)}</h3>
-      <p class="muted">{t('sidepanel_review_intro')}</p>
+      <p class="muted">{t(running ? 'sidepanel_review_intro' : 'sidepanel_review_intro_next_turn')}</p>
       <ul>
         {waiting.map((task) => (
           <ReviewCard key={task.id} task={task} store={store} onReview={onReview} />

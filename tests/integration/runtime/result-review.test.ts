@@ -116,8 +116,12 @@ test('a result nobody reviews before the await times out is treated as discarded
   const [task] = await harness.store.listTasks(actual.run.id);
   expect(task?.review).toMatchObject({ state: 'discarded', lapse: 'await-timeout' });
   const event = await asked;
-  // The run is over: no runtime drives it any more.
-  expect(await harness.runtime.reviewTask(event.runId, event.taskId as string, { kind: 'approve' })).toBeUndefined();
+  // The run is over; its stored records refuse the decision, saying what happened.
+  expect(await harness.runtime.reviewTask(event.runId, event.taskId as string, { kind: 'approve' })).toEqual({
+    ok: false,
+    code: 'review-not-awaiting',
+    message: 'The result of scene-critic no longer waits for review: it was discarded.',
+  });
 });
 
 test('a decision on a result that no longer waits is refused with what happened', async () => {

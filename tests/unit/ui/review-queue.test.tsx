@@ -72,12 +72,14 @@ describe('ReviewQueue', () => {
     expect(decisions).toEqual([['held', { kind: 'edit', text: 'The duel is at dawn.' }]]);
   });
 
-  it('shows nothing when no result waits, or when the run no longer works', () => {
+  it('shows nothing when no result waits; after the run ended a waiting result stays decidable for the next turn', () => {
     const { container } = renderQueue([buildTask({ id: 'other', status: 'running' })]);
     expect(container.textContent).toBe('');
     cleanup();
-    const ended = renderQueue([held], false);
-    expect(ended.container.textContent).toBe('');
+    renderQueue([held], false);
+    expect(screen.getByText(/What you approve or edit reaches the writer with your next message/)).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Approve the result of scene-critic · Critique the duel' }));
+    expect(decisions).toEqual([['held', { kind: 'approve' }]]);
   });
 
   it('marks a task row with where its review stands, an edit as edited by the user', () => {
