@@ -5,7 +5,7 @@ import { answerConnectionProfileRequest } from '../src/bridge/connection-profile
 import type { ConnectionProfileQuery } from '../src/bridge/connection-profile-query';
 import { acceptPageHookPorts, servePagePort } from '../src/bridge/page-connection';
 import type { RunPort } from '../src/bridge/chat-turn-relay';
-import { watchSiteEnabled } from '../src/bridge/site-state';
+import { readSiteEnabled } from '../src/bridge/site-state';
 import { RUN_PORT_NAME } from '../src/messaging/run-port-messages';
 
 /** Isolated-world bridge between the page hook and the background. Registered with the page hook. */
@@ -14,7 +14,7 @@ export default defineContentScript({
   runAt: 'document_start',
   registration: 'runtime',
   main() {
-    const site = watchSiteEnabled(browser.storage, location.origin);
+    const site = readSiteEnabled(browser.storage, location.origin);
     let profileQuery: ConnectionProfileQuery | undefined;
     acceptPageHookPorts(window, (port) => {
       profileQuery = servePagePort(port, {

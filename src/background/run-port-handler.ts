@@ -14,6 +14,8 @@ import {
 import type { ConcurrencyLimiter } from '../model/concurrency-limiter';
 import type { ModelClientOptions } from '../model/create-model-client';
 import { createModelResolver } from '../model/model-resolver';
+import { addKeyedSpend, readSiteLending, type SiteLending } from '../settings/connection-lending';
+import { createLendingGate } from './connection-lending-gate';
 import { connectionProfileTarget } from '../hosts/sillytavern/connection-profile-target';
 import type { RunFallback } from '../records/run';
 import type { EarlyReply, RunOutcome } from '../runtime/agent-runtime';
@@ -243,6 +245,7 @@ export function serveRunPort(port: RunServicePort, dependencies: RunPortDependen
       post({ type: 'pass-through' });
       return undefined;
     }
+    const lending = await lendingOf(origin as string);
     const runtime = await dependencies.context.getRuntime();
     runUnderway = true;
     return runtime.startRun({
@@ -250,7 +253,7 @@ export function serveRunPort(port: RunServicePort, dependencies: RunPortDependen
       adapter: adapter.id,
       snapshot: reading.snapshot,
       rootProfileId: rootProfileIdFor(settings, origin as string),
-      resolveModel: resolverFor(settings, adapter.id, reading.snapshot, pageFetch),
+      resolveModel: resolverFor(settings, adapter.id, reading.snapshot, pageFetch, lending),
       signal: abort.signal,
       onProgress: (line) => post({ type: 'run-progress', line: line.slice(0, 500) }),
       onReplyStream: (event) => postReplyStreamEvent(event, post),
@@ -289,10 +292,11 @@ export function serveRunPort(port: RunServicePort, dependencies: RunPortDependen
       const snapshotFile = await store.readFile(runId, PROMPT_SNAPSHOT_PATH);
       const snapshot = snapshotFile ? (JSON.parse(snapshotFile.content) as PromptSnapshot) : { messages: [] };
       post({ type: 'run-accepted', runId });
+      const lending = await lendingOf(origin as string);
       const runtime = await dependencies.context.getRuntime();
       runUnderway = true;
       return await runtime.resumeRun(runId, {
-        resolveModel: resolverFor(settings, run.adapter === 'sillytavern' ? 'sillytavern' : 'openai-chat', snapshot, pageFetch),
+        resolveModel: resolverFor(settings, run.adapter === 'sillytavern' ? 'sillytavern' : 'openai-chat', snapshot, pageFetch, lending),
         signal: abort.signal,
         onProgress: (line) => post({ type: 'run-progress', line: line.slice(0, 500) }),
         onReplyStream: (event) => postReplyStreamEvent(event, post),
@@ -303,7 +307,15 @@ export function serveRunPort(port: RunServicePort, dependencies: RunPortDependen
     }
   }
 
-  function resolverFor(settings: Settings, adapter: HostAdapterId, snapshot: PromptSnapshot, pageFetch: PageRelayedFetch) {
+  /** What this site may use of the keyed connections today; unreadable, it may use none (the page's model serves). */
+  async function lendingOf(site: string): Promise<SiteLending> {
+    return readSiteLending(site).catch((error: unknown) => {
+      console.error('Retinue: the connections lent to this site could not be read.', error);
+      return { origin: site, mayUse: () => false, spentToday: 0, budget: 0 };
+    });
+  }
+
+  function resolverFor(settings: Settings, adapter: HostAdapterId, snapshot: PromptSnapshot, pageFetch: PageRelayedFetch, lending: SiteLending) {
     // Claude and Google sources answer in their own shapes: calls through them go whole, read by their module.
     const wholeReply = sourceProtocolFor(adapter, snapshot)?.wholeReply;
     const toolProtocol = findSite(settings, origin as string)?.toolProtocol ?? 'auto';
@@ -324,6 +336,12 @@ export function serveRunPort(port: RunServicePort, dependencies: RunPortDependen
       },
       clientOptions: dependencies.clientOptions,
       connectionLimiters: dependencies.connectionLimiters,
+      // A keyed connection serves this site only when the user lent it here, within the day's budget.
+      lending: createLendingGate({
+        lending,
+        recordNotice: (notice) => dependencies.recordNotice(origin as string, notice),
+        saveSpend: (tokens) => addKeyedSpend(origin as string, tokens),
+      }),
     });
   }
 }

@@ -7,6 +7,22 @@ import type { ModelClient, ModelTarget } from './model-client';
 /** Gives each profile's model binding a client; `host` bindings go to the page (or the runner's endpoint). */
 export type ModelResolver = (profile: AgentProfile) => ModelClient;
 
+/** Why a keyed connection may not serve a site now: the user has not lent it, or the site's day's budget is spent. */
+export type LendingRefusal = 'not-allowed' | 'budget-spent';
+
+/**
+ * Keyed connections are the user's to lend, per site (src/settings/connection-lending.ts). The
+ * resolver asks before it gives a profile a connection that carries a key, and reports what it spent.
+ */
+export interface ConnectionLendingGate {
+  /** Why this keyed connection may not serve now, or undefined when it may. */
+  refusal(connection: Connection): LendingRefusal | undefined;
+  /** An agent bound to the connection runs on the page's model instead. */
+  onFallback(profile: AgentProfile, connection: Connection, refusal: LendingRefusal): void;
+  /** Tokens (in and out) one call through the keyed connection used. */
+  onSpend(connection: Connection, tokens: number): void;
+}
+
 export interface ModelResolverOptions {
   /** The settings' connections, for profiles bound to a connection. */
   connections: readonly Connection[];
@@ -25,6 +41,12 @@ export interface ModelResolverOptions {
    * per run) so that parallel runs respect each connection's `maxConcurrency` together.
    */
   connectionLimiters?: Map<string, ConcurrencyLimiter>;
+  /**
+   * Asked before a profile gets a connection that carries a key: refused, the profile runs on the
+   * page's model (the `host` binding). Absent (the headless runner, where the user gave the key for
+   * this run): every connection serves.
+   */
+  lending?: ConnectionLendingGate;
 }
 
 /**
@@ -101,16 +123,36 @@ export function createModelResolver(options: ModelResolverOptions): ModelResolve
         authAdvice: `check the API key of ${name} in Retinue's options`,
         toolProtocol: connection.toolProtocol,
       };
-      client = createModelClient(target, { ...options.clientOptions, limiter });
+      client = spendCounted(createModelClient(target, { ...options.clientOptions, limiter }), connection);
       clients.set(key, client);
     }
     return client;
+  }
+
+  /** A keyed connection's client reports each call's tokens to the lending gate. */
+  function spendCounted(client: ModelClient, connection: Connection): ModelClient {
+    const lending = options.lending;
+    if (!lending || !connection.apiKey) return client;
+    return {
+      label: client.label,
+      async call(request) {
+        const result = await client.call(request);
+        lending.onSpend(connection, result.usage.totalTokens);
+        return result;
+      },
+    };
   }
 
   return (profile) => {
     const binding = profile.model;
     if (binding.binding === 'host') return hostClient(binding.model);
     if (binding.binding === 'hostProfile') return hostProfileClient(profile, binding.profileName);
+    const connection = options.connections.find((candidate) => candidate.id === binding.connectionId);
+    const refusal = connection?.apiKey && options.lending ? options.lending.refusal(connection) : undefined;
+    if (connection && refusal) {
+      options.lending?.onFallback(profile, connection, refusal);
+      return hostClient(undefined);
+    }
     return connectionClient(profile, binding.connectionId, binding.model);
   };
 }

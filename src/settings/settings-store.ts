@@ -1,10 +1,17 @@
 import { browser } from 'wxt/browser';
+import { apiKeysOf, putApiKeys, readApiKeys, replaceApiKeys, withApiKeys, withoutApiKeys } from './api-key-store';
 import { validateSettingsDocument } from './import-export';
 import { SETTINGS_VERSION, settingsSchema, type Settings, type SettingsInput } from './schema';
 import { describeSettingsIssues, settingsInvalidError, type SettingsIssue } from './settings-errors';
 
-/** The `browser.storage.local` key that holds the settings document. */
+/**
+ * The `browser.storage.local` key that holds the settings document, without API keys: content
+ * scripts can read storage.local, so keys live in the private database (api-key-store.ts).
+ */
 export const SETTINGS_STORAGE_KEY = 'settings';
+
+/** Changes with every save, so listeners hear a save that changed a key alone (the document stays the same). */
+export const SETTINGS_REVISION_STORAGE_KEY = 'settingsRevision';
 
 /** The settings every part starts from: no connections, no sites, built-in profiles only. */
 export function createDefaultSettings(): Settings {
@@ -28,10 +35,36 @@ export function settingsFromStoredValue(value: unknown): LoadedSettings {
   return { settings: createDefaultSettings(), errors: result.errors };
 }
 
-/** Loads the settings with the reasons a stored document was set aside (for the options page). */
+/**
+ * Loads the settings with the reasons a stored document was set aside (for the options page); each
+ * connection gets its key from the private database. Keys still found in the stored document (an
+ * older Retinue, or a test writing storage.local) are moved there and removed from the document.
+ */
 export async function loadSettingsWithErrors(): Promise<LoadedSettings> {
   const stored = await browser.storage.local.get(SETTINGS_STORAGE_KEY);
-  return settingsFromStoredValue(stored[SETTINGS_STORAGE_KEY]);
+  const loaded = settingsFromStoredValue(stored[SETTINGS_STORAGE_KEY]);
+  if (loaded.errors.length > 0) return loaded;
+  const keysInDocument = apiKeysOf(loaded.settings.connections);
+  if (keysInDocument.length > 0) {
+    await putApiKeys(keysInDocument);
+    await writeDocumentWithoutKeys(loaded.settings);
+  }
+  const connections = withApiKeys(withoutApiKeys(loaded.settings.connections), await readApiKeys());
+  return { settings: { ...loaded.settings, connections }, errors: [] };
+}
+
+/** Stores the document with every key emptied, and a new revision so that every context reloads. */
+function writeDocumentWithoutKeys(settings: Settings): Promise<void> {
+  return browser.storage.local.set({
+    [SETTINGS_STORAGE_KEY]: { ...settings, connections: withoutApiKeys(settings.connections) },
+    [SETTINGS_REVISION_STORAGE_KEY]: crypto.randomUUID(),
+  });
+}
+
+/** Stores the keys first, then the document: a listener that reloads on the document's change finds the keys. */
+async function storeSettings(settings: Settings): Promise<void> {
+  await replaceApiKeys(apiKeysOf(settings.connections));
+  await writeDocumentWithoutKeys(settings);
 }
 
 /**
@@ -53,7 +86,7 @@ let pendingWrite: Promise<unknown> = Promise.resolve();
 export async function saveSettings(settings: SettingsInput): Promise<Settings> {
   const result = validateSettingsDocument(settings);
   if (!result.ok) throw settingsInvalidError(result.errors);
-  const write = pendingWrite.then(() => browser.storage.local.set({ [SETTINGS_STORAGE_KEY]: result.settings }));
+  const write = pendingWrite.then(() => storeSettings(result.settings));
   pendingWrite = write.catch(() => undefined);
   await write;
   return result.settings;
@@ -71,7 +104,7 @@ export async function updateSettings(change: (settings: Settings) => Settings): 
     const next = change(await loadSettings());
     const result = validateSettingsDocument(next);
     if (!result.ok) throw settingsInvalidError(result.errors);
-    await browser.storage.local.set({ [SETTINGS_STORAGE_KEY]: result.settings });
+    await storeSettings(result.settings);
     return result.settings;
   });
   pendingWrite = update.catch(() => undefined);
@@ -79,18 +112,25 @@ export async function updateSettings(change: (settings: Settings) => Settings): 
 }
 
 /**
- * Calls `listener` with the new settings whenever the stored document changes, whoever changed it.
- * Returns a function that stops listening.
+ * Calls `listener` with the new settings (keys included) whenever the stored document or a key
+ * changes, whoever changed it, in the order of the changes. Returns a function that stops listening.
  */
 export function onSettingsChanged(listener: (settings: Settings, errors: SettingsIssue[]) => void): () => void {
+  let stopped = false;
+  let reloads: Promise<void> = Promise.resolve();
   const handle = (changes: Record<string, { newValue?: unknown }>, areaName: string): void => {
-    if (areaName !== 'local' || !(SETTINGS_STORAGE_KEY in changes)) return;
-    const { settings, errors } = settingsFromStoredValue(changes[SETTINGS_STORAGE_KEY]?.newValue);
-    if (errors.length > 0) reportSetAside(errors);
-    listener(settings, errors);
+    if (areaName !== 'local' || !(SETTINGS_STORAGE_KEY in changes || SETTINGS_REVISION_STORAGE_KEY in changes)) return;
+    reloads = reloads.then(async () => {
+      const { settings, errors } = await loadSettingsWithErrors();
+      if (errors.length > 0) reportSetAside(errors);
+      if (!stopped) listener(settings, errors);
+    }).catch((error: unknown) => console.error('Retinue: the changed settings could not be read.', error));
   };
   browser.storage.onChanged.addListener(handle);
-  return () => browser.storage.onChanged.removeListener(handle);
+  return () => {
+    stopped = true;
+    browser.storage.onChanged.removeListener(handle);
+  };
 }
 
 function reportSetAside(errors: readonly SettingsIssue[]): void {

@@ -22,11 +22,11 @@ describe('Firefox: the sidebar', () => {
     const headings = await waitUntil(
       async () => {
         const found = await scenario.options.evaluate(() => Array.from(document.querySelectorAll('h2')).map((heading) => heading.textContent));
-        return found.length >= 5 ? found : undefined;
+        return found.length >= 6 ? found : undefined;
       },
       { description: 'the options page sections' },
     );
-    expect(headings).toEqual(['Connections', 'Agent profiles', 'Sites', 'Defaults', 'Import and export']);
+    expect(headings).toEqual(['Connections', 'Agent profiles', 'Sites', 'Lending your keyed connections', 'Defaults', 'Import and export']);
     await saveScreenshot(scenario.options, 'options-firefox');
   });
 

@@ -56,6 +56,7 @@ export function ConnectionForm({ state, connection, onDone }: ConnectionFormProp
   const [draft, setDraft] = useState(() => draftOf(connection));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [listing, setListing] = useState<ModelListing | 'testing' | undefined>(undefined);
+  const [testedWithoutKey, setTestedWithoutKey] = useState(false);
   const prefix = `connection-${connection?.id ?? 'new'}`;
   const update = (field: keyof ConnectionDraft) => (event: Event) => setDraft({ ...draft, [field]: (event.currentTarget as HTMLInputElement).value });
 
@@ -99,7 +100,10 @@ export function ConnectionForm({ state, connection, onDone }: ConnectionFormProp
       setListing({ ok: false, message: t('options_connection_permission_refused', origin) });
       return;
     }
-    setListing(await listEndpointModels({ baseURL: draft.baseURL, apiKey: draft.apiKey, fetch: state.dependencies.fetch }));
+    // The same rule as Save: the stored key goes only to the origin it was saved for, unless typed again.
+    const key = keyForEditedConnection(connection, { baseURL: draft.baseURL, apiKey: draft.apiKey });
+    setTestedWithoutKey(key.dropped);
+    setListing(await listEndpointModels({ baseURL: draft.baseURL, apiKey: key.apiKey, fetch: state.dependencies.fetch }));
   }
 
   async function remove() {
@@ -135,6 +139,7 @@ export function ConnectionForm({ state, connection, onDone }: ConnectionFormProp
         {connection && <button type="button" class="danger" onClick={() => void remove()}>{t('options_delete')}</button>}
       </div>
       {listing === 'testing' && <p class="muted">{t('options_connection_testing')}</p>}
+      {listing && listing !== 'testing' && testedWithoutKey && <p class="muted">{t('options_connection_tested_without_key', originOf(draft.baseURL) ?? draft.baseURL)}</p>}
       {listing && listing !== 'testing' && (listing.ok ? (
         <div class="test-result" role="status">
           <p>{t('options_connection_models', listing.models.length)}</p>

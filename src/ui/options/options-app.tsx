@@ -1,4 +1,5 @@
 import { t } from '../ui-text';
+import { ConnectionLoansSection } from './connection-loans-section';
 import { ConnectionsSection } from './connections-section';
 import { DefaultsSection } from './defaults-section';
 import { ImportExportSection } from './import-export-section';
@@ -37,6 +38,7 @@ export function OptionsApp({ state }: { state: OptionsState }) {
           <ConnectionsSection state={state} />
           <ProfilesSection state={state} />
           <SitesSection state={state} />
+          <ConnectionLoansSection state={state} />
           <DefaultsSection state={state} />
           <ImportExportSection state={state} />
         </main>

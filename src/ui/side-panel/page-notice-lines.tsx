@@ -1,6 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
+import { connectionIdOfConsentNotice } from '../../background/connection-lending-gate';
 import { dismissPageNotice, PAGE_NOTICES_KEY, parsePageNotices, type PageNotice } from '../../background/page-notices';
+import { decideConnectionLoan } from '../../settings/connection-lending';
 import { t } from '../ui-text';
 
 /** At most this many notices of one site are shown at once (newest first). */
@@ -48,11 +50,27 @@ export function PageNoticeLines({ origin }: { origin: string | undefined }) {
       {notices.map((notice) => (
         <p class="notice page-notice" role="status" key={`${notice.code}:${notice.time}:${notice.substitutions.join()}`}>
           <span>{notice.message}</span>
+          <AllowButton notice={notice} />
           <button type="button" class="small-button" aria-label={t('sidepanel_page_notice_dismiss_label')} onClick={() => void dismissPageNotice(notice).catch(() => undefined)}>
             {t('sidepanel_page_notice_dismiss')}
           </button>
         </p>
       ))}
     </section>
+  );
+}
+
+/** On a notice that asks to lend a keyed connection: lends it to this site, then the question goes. */
+function AllowButton({ notice }: { notice: PageNotice }) {
+  const connectionId = connectionIdOfConsentNotice(notice.code);
+  if (!connectionId) return null;
+  const allow = async () => {
+    await decideConnectionLoan({ origin: notice.origin, connectionId, decision: 'allowed' });
+    await dismissPageNotice(notice);
+  };
+  return (
+    <button type="button" class="small-button" onClick={() => void allow().catch((error: unknown) => console.error('Retinue: the connection could not be allowed.', error))}>
+      {t('sidepanel_connection_allow')}
+    </button>
   );
 }

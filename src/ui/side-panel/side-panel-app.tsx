@@ -1,4 +1,5 @@
 import { EmptyState } from './empty-state';
+import { KeyedSpendLine } from './keyed-spend-line';
 import { PageNoticeLines } from './page-notice-lines';
 import { RunHistory } from './run-history';
 import { RunView } from './run-view';
@@ -19,6 +20,7 @@ export function SidePanelApp({ state, openOptions }: SidePanelAppProps) {
     <div class="side-panel">
       <SiteBar state={state} openOptions={openOptions} />
       <PageNoticeLines origin={state.origin.value} />
+      <KeyedSpendLine origin={state.origin.value} />
       <main>
         {state.run.value ? <RunView state={state} /> : <EmptyState siteIsOn={siteIsOn} />}
         <RunHistory state={state} />

@@ -1,5 +1,7 @@
 import { beforeEach, describe, expect, test, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { deleteDB } from 'idb';
+import { PRIVATE_DATABASE_NAME } from '../../../src/settings/private-database';
 import { importSettings } from '../../../src/settings/import-export';
 import type { Settings } from '../../../src/settings/schema';
 import {
@@ -12,8 +14,9 @@ import {
   updateSettings,
 } from '../../../src/settings/settings-store';
 
-beforeEach(() => {
+beforeEach(async () => {
   fakeBrowser.reset();
+  await deleteDB(PRIVATE_DATABASE_NAME);
   vi.spyOn(console, 'warn').mockImplementation(() => undefined);
 });
 
@@ -88,6 +91,8 @@ describe('settings in browser.storage.local', () => {
 
     await saveSettings(imported.settings);
     await fakeBrowser.storage.local.set({ unrelated: 1 });
+    // Listeners hear the settings with their keys, read back from the private store: a step later.
+    await vi.waitFor(() => expect(heard).toHaveLength(1));
     stop();
     await saveSettings(createDefaultSettings());
 

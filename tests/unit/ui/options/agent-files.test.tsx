@@ -65,7 +65,11 @@ describe('agents from Markdown files on the options page', () => {
 
   it('exports a profile as an agent file that names it and its tools', async () => {
     render(<OptionsApp state={recorded.state} />);
-    const row = await waitFor(() => document.querySelector('[data-profile-id="scene-critic"]') as HTMLElement);
+    const row = await waitFor(() => {
+      const found = document.querySelector<HTMLElement>('[data-profile-id="scene-critic"]');
+      if (!found) throw new Error('the profile row is not shown yet');
+      return found;
+    });
 
     fireEvent.click(within(row).getByRole('button', { name: 'Export .md' }));
 

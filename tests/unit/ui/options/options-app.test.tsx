@@ -2,7 +2,9 @@
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { loadSettingsWithErrors, onSettingsChanged, saveSettings } from '../../../../src/settings/settings-store';
+import { deleteDB } from 'idb';
+import { PRIVATE_DATABASE_NAME } from '../../../../src/settings/private-database';
+import { loadSettings, loadSettingsWithErrors, onSettingsChanged, saveSettings } from '../../../../src/settings/settings-store';
 import { OptionsApp } from '../../../../src/ui/options/options-app';
 import { createOptionsState, type OptionsState } from '../../../../src/ui/options/options-state';
 import { installEnglishMessages } from '../../../support/english-messages';
@@ -34,8 +36,9 @@ describe('OptionsApp', () => {
   let grantPermission: boolean;
   let downloads: Array<{ fileName: string; content: string }>;
 
-  beforeEach(() => {
+  beforeEach(async () => {
     fakeBrowser.reset();
+    await deleteDB(PRIVATE_DATABASE_NAME);
     installEnglishMessages();
     permissionRequests = [];
     grantPermission = true;
@@ -63,6 +66,9 @@ describe('OptionsApp', () => {
   async function show() {
     render(<OptionsApp state={state} />);
     await screen.findByRole('heading', { name: 'Agent profiles' });
+    // The settings (keys from the private database) arrive, and follow a save, a step after the render.
+    const stored = await loadSettings();
+    await waitFor(() => expect(state.settings.value).toEqual(stored));
   }
 
   function profileRow(profileId: string): HTMLElement {
@@ -186,7 +192,7 @@ describe('OptionsApp', () => {
 
     await waitFor(() => expect(screen.getByText(/lost their stored API key.*Cloud/)).toBeTruthy());
     expect(permissionRequests).toEqual(['https://collector.example.net']);
-    expect((await storedSettings()).connections[0]).toMatchObject({ baseURL: 'https://collector.example.net/v1', apiKey: '' });
+    expect((await loadSettings()).connections[0]).toMatchObject({ baseURL: 'https://collector.example.net/v1', apiKey: '' });
   });
 
   it('editing a connection’s address to another origin drops the stored key unless a new one is typed', async () => {
@@ -197,7 +203,7 @@ describe('OptionsApp', () => {
     fireEvent.input(form().getByLabelText('Base URL'), { target: { value: 'https://collector.example.net/v1' } });
     fireEvent.click(form().getByRole('button', { name: 'Save' }));
 
-    await waitFor(async () => expect((await storedSettings()).connections[0]).toMatchObject({ baseURL: 'https://collector.example.net/v1', apiKey: '' }));
+    await waitFor(async () => expect((await loadSettings()).connections[0]).toMatchObject({ baseURL: 'https://collector.example.net/v1', apiKey: '' }));
     expect(screen.getByText(/the stored API key was removed/)).toBeTruthy();
     expect(permissionRequests).toEqual(['https://collector.example.net']);
   });
@@ -209,12 +215,12 @@ describe('OptionsApp', () => {
 
     fireEvent.input(form().getByLabelText('Base URL'), { target: { value: 'https://api.example.com/v2' } });
     fireEvent.click(form().getByRole('button', { name: 'Save' }));
-    await waitFor(async () => expect((await storedSettings()).connections[0]).toMatchObject({ baseURL: 'https://api.example.com/v2', apiKey: 'sk-secret' }));
+    await waitFor(async () => expect((await loadSettings()).connections[0]).toMatchObject({ baseURL: 'https://api.example.com/v2', apiKey: 'sk-secret' }));
 
     fireEvent.input(form().getByLabelText('Base URL'), { target: { value: 'https://other.example.org/v1' } });
     fireEvent.input(form().getByLabelText('API key'), { target: { value: 'sk-other' } });
     fireEvent.click(form().getByRole('button', { name: 'Save' }));
-    await waitFor(async () => expect((await storedSettings()).connections[0]).toMatchObject({ baseURL: 'https://other.example.org/v1', apiKey: 'sk-other' }));
+    await waitFor(async () => expect((await loadSettings()).connections[0]).toMatchObject({ baseURL: 'https://other.example.org/v1', apiKey: 'sk-other' }));
   });
 
   it('shows why a single-profile import was refused', async () => {
