@@ -18,7 +18,16 @@ export interface RunRetentionOptions {
   now?: () => number;
   /** Where the time of the last prune is kept; defaults to `browser.storage.local`. */
   storage?: RetentionStorage;
+  /**
+   * How long after start-up the first prune waits: the event that woke the worker (a turn, most
+   * often) goes first and does not share the store with a prune. Defaults to
+   * `STARTUP_PRUNE_DELAY_MS`.
+   */
+  startupDelayMs?: number;
 }
+
+/** Long enough for a waking turn to reach its first model call, short of Chrome's 30 s idle stop. */
+export const STARTUP_PRUNE_DELAY_MS = 10_000;
 
 export interface RunRetention {
   /**
@@ -31,7 +40,7 @@ export interface RunRetention {
 }
 
 /**
- * Keeps the run store to the retention setting without waking the background: it prunes when the
+ * Keeps the run store to the retention setting without waking the background: it prunes shortly after the
  * background starts and when a run ends, at most once a day (no alarm; the time of the last prune
  * is kept in `storage.local` so a worker that restarts often does not prune each time).
  *
@@ -71,12 +80,13 @@ export function installRunRetention(options: RunRetentionOptions): RunRetention 
       if (event.type === 'run-end') pruneIfDue().catch(report);
     });
   }, report);
-  pruneIfDue().catch(report);
+  const startupPrune = setTimeout(() => pruneIfDue().catch(report), options.startupDelayMs ?? STARTUP_PRUNE_DELAY_MS);
 
   return {
     pruneIfDue,
     stop() {
       stopped = true;
+      clearTimeout(startupPrune);
       unsubscribe?.();
     },
   };

@@ -1,9 +1,13 @@
 /**
  * Token counts Retinue makes itself when a provider reports no usage (SillyTavern drops
- * `stream_options`, so its streams carry none; some endpoints never send any). The counts use the
- * `cl100k_base` encoding and the per-message overheads OpenAI documents for its chat models: for
- * other models they are an estimate, and every usage built here says so (`estimated: true`).
+ * `stream_options`, so its streams carry none; some endpoints never send any). The counts come from
+ * `tokenx`, a 2 KB estimator that stays within a few percent of `cl100k_base` on prompts of any
+ * length (docs/performance.md has the measured error, tests/unit/model/token-accuracy.test.ts keeps
+ * it), plus the per-message overheads OpenAI documents for its chat models. A tokenizer with its
+ * 1 MB tables would be exact for one model family only and cost every worker start; every usage
+ * built here says it is an estimate (`estimated: true`).
  */
+import { estimateTokenCount } from 'tokenx';
 import type {
   ChatCompletionAssistantMessageParam,
   ChatCompletionMessageParam,
@@ -28,19 +32,15 @@ const TOKENS_PER_TOOL = 8;
 /** An image part, counted as one low-detail tile (its real cost depends on the provider). */
 const TOKENS_PER_IMAGE = 85;
 
-let counterLoading: Promise<TokenCounter> | undefined;
+/** Counts a text's tokens the way `cl100k_base` would, within the error docs/performance.md gives. */
+export const estimateTextTokens: TokenCounter = (text) => (text === '' ? 0 : estimateTokenCount(text));
 
 /**
- * The tokenizer, loaded on first use: its tables are large, and only the background and the
- * runner ever count (never the page hook or the bridge).
+ * The counter, as a promise so callers need not change if a better one ever has to load (the
+ * estimator itself is small enough to ship in the background's bundle).
  */
 export function loadTokenCounter(): Promise<TokenCounter> {
-  counterLoading ??= import('gpt-tokenizer/encoding/cl100k_base').then(({ countTokens }) => {
-    // Text that looks like a special token (`<|endoftext|>`) is counted as plain text, never refused.
-    const options = { disallowedSpecial: new Set<string>() };
-    return (text: string) => (text === '' ? 0 : countTokens(text, options));
-  });
-  return counterLoading;
+  return Promise.resolve(estimateTextTokens);
 }
 
 type ContentPart = { type: string; text?: string; refusal?: string };

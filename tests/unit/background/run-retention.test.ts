@@ -41,6 +41,16 @@ test('at start-up, runs older than the retention days go, except one still runni
   expect(await fakeBrowser.storage.local.get(LAST_PRUNE_KEY)).toEqual({ [LAST_PRUNE_KEY]: START });
 });
 
+test('the start-up prune waits for its delay, so the event that woke the worker goes first', async () => {
+  retention = installRunRetention({ context: { getStore: async () => store, getSettings: async () => settings }, now: () => clock, startupDelayMs: 40 });
+  await new Promise((resolve) => setTimeout(resolve, 10));
+  expect(await runIds()).toEqual(['old-finished', 'old-running', 'recent']);
+
+  const pruneRecorded = new Promise<void>((resolve) => fakeBrowser.storage.local.onChanged.addListener((changes) => LAST_PRUNE_KEY in changes && resolve()));
+  await pruneRecorded;
+  expect(await runIds()).toEqual(['old-running', 'recent']);
+});
+
 test('a start-up less than a day after the last prune prunes nothing', async () => {
   await fakeBrowser.storage.local.set({ [LAST_PRUNE_KEY]: START - 2 * 60 * 60 * 1_000 });
   const pruned = await install().pruneIfDue();

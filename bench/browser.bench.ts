@@ -1,0 +1,133 @@
+/**
+ * Worker cold start in Debian's Chromium (not a test; `npm run bench -- browser`, or
+ * `npx tsx bench/browser.bench.ts`). Builds the Chrome extension into a scratch folder, loads it
+ * next to a trivial extension (a manifest and an empty worker), and times, for each in turn, a stop
+ * of every service worker (CDP `ServiceWorker.stopAllWorkers`) followed by a start of that
+ * extension's worker (`ServiceWorker.startWorker`) until CDP reports it running, which is after its
+ * script has been evaluated. Pairs are interleaved so both sides share the machine's load; the
+ * ratio of the medians is the figure (issue 23's goal: at most 2×).
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { chromium, type CDPSession } from 'playwright-core';
+
+const PAIRS = 9;
+const chromiumExecutable = process.env.RETINUE_CHROMIUM ?? '/usr/bin/chromium';
+const repositoryRoot = fileURLToPath(new URL('..', import.meta.url));
+const scratch = mkdtempSync(path.join(tmpdir(), 'retinue-bench-browser-'));
+const retinueDirectory = path.join(scratch, 'retinue');
+const trivialDirectory = path.join(scratch, 'trivial');
+
+if (!existsSync(chromiumExecutable)) {
+  console.log(`No Chromium at ${chromiumExecutable}: install Debian's chromium or set RETINUE_CHROMIUM.`);
+  process.exit(1);
+}
+
+execFileSync(path.join(repositoryRoot, 'node_modules/.bin/wxt'), ['build'], {
+  cwd: repositoryRoot,
+  env: { ...process.env, RETINUE_OUT_DIR: retinueDirectory },
+  stdio: 'ignore',
+});
+const builtDirectory = path.join(retinueDirectory, 'chrome-mv3');
+execFileSync('mkdir', ['-p', trivialDirectory]);
+writeFileSync(
+  path.join(trivialDirectory, 'manifest.json'),
+  JSON.stringify({ manifest_version: 3, name: 'Trivial worker', version: '1.0', background: { service_worker: 'background.js' } }),
+);
+writeFileSync(path.join(trivialDirectory, 'background.js'), "self.addEventListener('install', () => undefined);\n");
+
+const context = await chromium.launchPersistentContext(path.join(scratch, 'profile'), {
+  executablePath: chromiumExecutable,
+  headless: false,
+  ignoreDefaultArgs: ['--disable-extensions'],
+  args: [
+    '--headless=new',
+    `--disable-extensions-except=${builtDirectory},${trivialDirectory}`,
+    `--load-extension=${builtDirectory},${trivialDirectory}`,
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--no-first-run',
+  ],
+});
+
+/** The extension ids, from the workers' urls once both have started. */
+async function extensionIds(): Promise<string[]> {
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    const ids = [...new Set(context.serviceWorkers().map((worker) => new URL(worker.url()).host))];
+    if (ids.length >= 2) return ids;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error('Both extensions did not start a worker within 15 s.');
+}
+
+type VersionUpdate = { versions: { registrationId: string; scriptURL: string; runningStatus: string }[] };
+
+function watchRunning(session: CDPSession): (scriptPrefix: string) => Promise<void> {
+  let waiters: { prefix: string; resolve: () => void }[] = [];
+  session.on('ServiceWorker.workerVersionUpdated', (update: VersionUpdate) => {
+    for (const version of update.versions) {
+      if (version.runningStatus !== 'running') continue;
+      waiters = waiters.filter((waiter) => {
+        if (!version.scriptURL.startsWith(waiter.prefix)) return true;
+        waiter.resolve();
+        return false;
+      });
+    }
+  });
+  return (prefix) => new Promise<void>((resolve) => waiters.push({ prefix, resolve }));
+}
+
+async function coldStart(session: CDPSession, running: (prefix: string) => Promise<void>, id: string): Promise<number> {
+  await session.send('ServiceWorker.stopAllWorkers');
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  const scope = `chrome-extension://${id}/`;
+  const started = running(scope);
+  const begin = performance.now();
+  await session.send('ServiceWorker.startWorker', { scopeURL: scope });
+  await started;
+  return performance.now() - begin;
+}
+
+const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+
+try {
+  const ids = await extensionIds();
+  const page = await context.newPage();
+  const session = await context.newCDPSession(page);
+  const running = watchRunning(session);
+  await session.send('ServiceWorker.enable');
+  const manifests = await Promise.all(
+    ids.map(async (id) => {
+      const worker = context.serviceWorkers().find((candidate) => candidate.url().startsWith(`chrome-extension://${id}/`));
+      return { id, name: worker ? await worker.evaluate(() => chrome.runtime.getManifest().name) : '' };
+    }),
+  );
+  const trivialId = manifests.find((entry) => entry.name === 'Trivial worker')?.id;
+  const ourId = manifests.find((entry) => entry.id !== trivialId)?.id;
+  if (!trivialId || !ourId) throw new Error('Could not tell the two extensions apart.');
+
+  const ours: number[] = [];
+  const trivial: number[] = [];
+  await coldStart(session, running, ourId);
+  await coldStart(session, running, trivialId);
+  for (let pair = 0; pair < PAIRS; pair += 1) {
+    ours.push(await coldStart(session, running, ourId));
+    trivial.push(await coldStart(session, running, trivialId));
+  }
+  const ourMedian = median(ours);
+  const trivialMedian = median(trivial);
+  console.log(`worker cold start, median of ${PAIRS}: Retinue ${ourMedian.toFixed(1)} ms, trivial extension ${trivialMedian.toFixed(1)} ms`);
+  console.log(`ratio ${(ourMedian / trivialMedian).toFixed(2)}× (goal ≤ 2×)`);
+} finally {
+  await context.close();
+  rmSync(scratch, { recursive: true, force: true });
+}
+
+declare const chrome: { runtime: { getManifest(): { name: string } } };
