@@ -131,8 +131,7 @@ export function readAnswer(raw: ModelCallResult, toolNames: readonly string[]): 
     const firstMalformed = parsed.malformed[0];
     if (firstMalformed && textCalls.length === 0 && nativeCalls.length === 0) {
       malformed = `Your tool call could not be read: ${firstMalformed.text.slice(0, 300)}\nWrite it again as one block, exactly like this (valid JSON with "name" and "arguments"):\n<tool_call>\n{"name": "${firstMalformed.name ?? toolNames[0]}", "arguments": {}}\n</tool_call>`;
-      for (const call of parsed.malformed) text = text.replace(call.text, '');
-      text = text.trim();
+      text = parsed.visibleWithoutMalformed;
     }
   } else {
     const prefix = reasoningPrefix(content);

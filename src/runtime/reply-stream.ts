@@ -39,11 +39,13 @@ export interface RootReplyStream {
  * comes right before the tool call, a reply goes on writing. An opening this long is shown anyway.
  */
 export const OPENING_MAX_CHARS = 400;
-const OPENING_DONE = /[.!?…。！？:;]["'”’)\]*_]*\s+\S|[。！？]\S|\n\s*\S/u;
+const SENTENCE_DONE = /[.!?…。！？:;]["'”’)\]*_]*\s+\S|[。！？]\S/u;
 
 /** Whether the reply text so far is past its opening (see {@link OPENING_MAX_CHARS}). */
 export function pastOpening(body: string): boolean {
-  return body.length > OPENING_MAX_CHARS || OPENING_DONE.test(body);
+  if (body.length > OPENING_MAX_CHARS) return true;
+  const lineBreak = body.indexOf('\n');
+  return (lineBreak !== -1 && body.slice(lineBreak).trim() !== '') || SENTENCE_DONE.test(body);
 }
 
 const THINK_OPEN = '<think>';
