@@ -33,7 +33,7 @@ export interface ReasoningPrefix {
 }
 
 /** Reasoning blocks an answer may open with: opening and closing markup (the close may be missing). */
-const REASONING_BLOCKS: readonly (readonly [string, string])[] = [
+export const REASONING_BLOCKS: readonly (readonly [string, string])[] = [
   ['<think>', '</think>'],
   ['<|START_THINKING|>', '<|END_THINKING|>'],
   ['<|channel|>analysis<|message|>', '<|end|>'],
