@@ -164,3 +164,19 @@ test("children's turns never stream to the page", async () => {
   expect(recording.reply()).toBe('Final.');
   expect(recording.reasoning()).toBe('');
 });
+
+test.each([
+  ['bare </think> reasoning', 'The user greets me; answer kindly.</think>\n\nGood evening. The inn is warm tonight.'],
+  ['a harmony analysis', '<|channel|>analysis<|message|>Greet back briefly.<|end|>Good evening. The inn is warm tonight.'],
+  ['a JSON call example naming no offered tool', 'A call looks like this:\n{"name": "get_weather", "arguments": {"city": "Paris"}}'],
+])('the page ends with the recorded reply when the root writes %s', async (_name, content) => {
+  harness.server.queue(isRoot, { content, slowly: { pieces: 9, delayMs: 5 } });
+
+  const recording = startRecording();
+  const actual = await recording.done;
+
+  expect(actual.reply).toBe(recording.pageText());
+  expect(actual.reply).not.toContain('</think>');
+  expect(actual.reply).not.toContain('<|');
+  expect(actual.reply.length).toBeGreaterThan(0);
+});
