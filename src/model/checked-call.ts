@@ -13,7 +13,7 @@ import type {
 import { ModelBehaviorError, ProviderError } from '../errors';
 import type { ModelCallRequest, ModelCallResult, ModelTarget } from './model-client';
 import { contentText, encodeForPromptedTools } from './prompted-tools';
-import { parseTextToolCalls, reasoningPrefix, type TextToolCall } from './text-tool-calls';
+import { parseTextToolCalls, type TextToolCall } from './text-tool-calls';
 import { sumCallUsage } from './token-estimate';
 import { endpointKeyOf, type ToolProtocolMemory } from './tool-protocol-memory';
 
@@ -115,6 +115,16 @@ function toolCallOf(call: TextToolCall): ChatCompletionMessageFunctionToolCall {
   return { id, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.arguments) } };
 }
 
+/**
+ * The reply text of an answer as the run records it (no tool-call text, no reasoning): the one
+ * reading the stream gate also ends each turn with, so the page and the record agree.
+ */
+export function answerText(content: string, toolNames: readonly string[]): string {
+  const parsed = parseTextToolCalls(content, toolNames.length > 0 ? { toolNames } : {});
+  if (toolNames.length > 0 && parsed.calls.length === 0 && parsed.malformed.length > 0) return parsed.visibleWithoutMalformed;
+  return parsed.visibleText === content.trim() ? content : parsed.visibleText;
+}
+
 /** The answer as the runtime gets it: text calls read into `tool_calls`, reasoning apart, no call text shown. */
 export function readAnswer(raw: ModelCallResult, toolNames: readonly string[]): ReadAnswer {
   const content = contentText(raw.message.content);
@@ -132,19 +142,13 @@ export function readAnswer(raw: ModelCallResult, toolNames: readonly string[]): 
     const firstMalformed = parsed.malformed[0];
     if (firstMalformed && textCalls.length === 0 && nativeCalls.length === 0) {
       malformed = `Your tool call could not be read: ${firstMalformed.text.slice(0, 300)}\nWrite it again as one block, exactly like this (valid JSON with "name" and "arguments"):\n<tool_call>\n{"name": "${firstMalformed.name ?? toolNames[0]}", "arguments": {}}\n</tool_call>`;
-      for (const call of parsed.malformed) text = text.replace(call.text, '');
-      text = text.trim();
+      text = parsed.visibleWithoutMalformed;
     }
   } else {
-    const prefix = reasoningPrefix(content);
-    if (prefix) {
-      reasoningParts.push(prefix.reasoning);
-      text = content.slice(prefix.end).trim();
-    } else {
-      // Calls written where no tools were offered are still not words for the reader.
-      const parsed = parseTextToolCalls(content);
-      if (parsed.calls.length > 0) text = parsed.visibleText;
-    }
+    // A wrap-up offered no tools: its reasoning and any calls it wrote anyway are not words for the reader.
+    const parsed = parseTextToolCalls(content);
+    reasoningParts.push(parsed.reasoning);
+    if (parsed.visibleText !== content.trim()) text = parsed.visibleText;
   }
   const toolCalls = [...nativeCalls, ...textCalls];
   const message: ChatCompletionAssistantMessageParam =

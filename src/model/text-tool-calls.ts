@@ -3,9 +3,11 @@
  * every format real local models use, and splits off reasoning written into the content. Calls
  * written inside reasoning or inside a code fence that explains the format are not calls.
  */
-import { CallScan, TEXT_CALL_EXTRACTORS, type MalformedTextCall, type TextToolCall } from './text-tool-call-formats';
+import { TEXT_CALL_EXTRACTORS } from './text-tool-call-formats';
+import { CallScan, MAX_PARSED_CHARS, type MalformedTextCall, type TextToolCall } from './text-scan';
 
-export type { MalformedTextCall, TextToolCall } from './text-tool-call-formats';
+export type { MalformedTextCall, TextToolCall } from './text-scan';
+export { MAX_PARSED_CHARS } from './text-scan';
 
 export interface ParsedAssistantText {
   /** The calls, in the order written. */
@@ -14,63 +16,91 @@ export interface ParsedAssistantText {
   text: string;
   /** What a user may see: `text` without reasoning and format framing. */
   visibleText: string;
+  /** `visibleText` without the call-shaped text that could not be read either. */
+  visibleWithoutMalformed: string;
   /** Reasoning written into the content (`<think>…</think>` and its kin), trimmed; empty when none. */
   reasoning: string;
   /** Call-shaped text that could not be read; it stays in `text`. */
   malformed: MalformedTextCall[];
+  /** Characters the readers looked at (for tests that check the work grows linearly). */
+  steps: number;
 }
 
 /** Reasoning that opens a reply: its whole span and its text. */
-interface ReasoningPrefix {
+export interface ReasoningPrefix {
   end: number;
   reasoning: string;
 }
 
-const REASONING_PREFIXES: readonly RegExp[] = [
-  /^\s*<think>([\s\S]*?)(?:<\/think>|$)/,
-  /^\s*<\|START_THINKING\|>([\s\S]*?)(?:<\|END_THINKING\|>|$)/,
-  /^\s*<\|channel\|>analysis<\|message\|>([\s\S]*?)(?:<\|end\|>|$)/,
-  // The chat template opened `<think>` in the prompt, so only the close shows (QwQ, R1 distills).
-  /^((?:(?!<think>)[\s\S])*?)<\/think>/,
+/** Reasoning blocks an answer may open with: opening and closing markup (the close may be missing). */
+export const REASONING_BLOCKS: readonly (readonly [string, string])[] = [
+  ['<think>', '</think>'],
+  ['<|START_THINKING|>', '<|END_THINKING|>'],
+  ['<|channel|>analysis<|message|>', '<|end|>'],
 ];
 
-/** The reasoning a reply opens with (`<think>`, Command R's thinking, harmony analysis), if any. */
+/**
+ * The reasoning a reply opens with (`<think>`, Command R's thinking, harmony analysis, or text
+ * before a bare `</think>` when the chat template opened it in the prompt: QwQ, R1 distills), if any.
+ */
 export function reasoningPrefix(content: string): ReasoningPrefix | undefined {
-  for (const pattern of REASONING_PREFIXES) {
-    const match = pattern.exec(content);
-    if (match) return { end: match[0].length, reasoning: (match[1] as string).trim() };
+  let start = 0;
+  while (start < content.length && /\s/.test(content[start] as string)) start += 1;
+  for (const [open, close] of REASONING_BLOCKS) {
+    if (!content.startsWith(open, start)) continue;
+    const bodyStart = start + open.length;
+    const closeAt = content.indexOf(close, bodyStart);
+    const bodyEnd = closeAt === -1 ? content.length : closeAt;
+    return { end: closeAt === -1 ? content.length : closeAt + close.length, reasoning: content.slice(bodyStart, bodyEnd).trim() };
   }
-  return undefined;
+  const bareClose = content.indexOf('</think>');
+  if (bareClose === -1) return undefined;
+  const opened = content.indexOf('<think>');
+  if (opened !== -1 && opened < bareClose) return undefined;
+  return { end: bareClose + '</think>'.length, reasoning: content.slice(0, bareClose).trim() };
+}
+
+/** The body with the spans cut out, in one pass. */
+function withoutSpans(body: string, spans: readonly { start: number; end: number }[]): string {
+  const sorted = [...spans].sort((first, second) => first.start - second.start);
+  let remaining = '';
+  let position = 0;
+  for (const span of sorted) {
+    if (span.start < position) continue;
+    remaining += body.slice(position, span.start);
+    position = span.end;
+  }
+  return remaining + body.slice(position);
 }
 
 /**
- * Splits an assistant's content into text calls, text and reasoning.
+ * Splits an assistant's content into text calls, text and reasoning. An answer longer than
+ * {@link MAX_PARSED_CHARS} is plain text past its reasoning: no calls are looked for in it.
  *
  * @example
- * parseTextToolCalls('On it.\n<tool_call>\n{"name": "agent_list", "arguments": {}}\n</tool_call>');
- * // → { calls: [{ name: 'agent_list', arguments: {} }], text: 'On it.', visibleText: 'On it.', reasoning: '', malformed: [] }
+ * parseTextToolCalls('On it.\n<tool_call>\n{"name": "agent_list", "arguments": {}}\n</tool_call>', { toolNames: ['agent_list'] });
+ * // → { calls: [{ name: 'agent_list', arguments: {} }], text: 'On it.', visibleText: 'On it.', reasoning: '', malformed: [], … }
  */
 export function parseTextToolCalls(content: string, options: { toolNames?: readonly string[] } = {}): ParsedAssistantText {
   const prefix = reasoningPrefix(content);
   const reasoningEnd = prefix?.end ?? 0;
   const body = content.slice(reasoningEnd);
   const scan = new CallScan(body, new Set(options.toolNames ?? []));
-  for (const extract of TEXT_CALL_EXTRACTORS) extract(scan);
+  if (body.length <= MAX_PARSED_CHARS) for (const extract of TEXT_CALL_EXTRACTORS) extract(scan);
   const spans = [...scan.spans].sort((first, second) => first.start - second.start);
-  let remaining = '';
-  let position = 0;
-  for (const span of spans) {
-    remaining += body.slice(position, span.start);
-    position = span.end;
-  }
-  remaining += body.slice(position);
-  const visible = scan.functionaryHeader ? remaining.replace(/^all\n/, '') : remaining;
+  const remaining = withoutSpans(body, spans);
+  const visible = scan.functionaryHeader && remaining.startsWith('all\n') ? remaining.slice('all\n'.length) : remaining;
+  const malformed = scan.malformed.sort((first, second) => first.start - second.start);
+  const remainingWithoutMalformed = malformed.length === 0 ? remaining : withoutSpans(body, [...spans, ...malformed]);
+  const visibleWithoutMalformed = scan.functionaryHeader && remainingWithoutMalformed.startsWith('all\n') ? remainingWithoutMalformed.slice(4) : remainingWithoutMalformed;
   return {
     calls: spans.flatMap((span) => span.calls),
     text: (content.slice(0, reasoningEnd) + remaining).trim(),
     visibleText: visible.trim(),
+    visibleWithoutMalformed: visibleWithoutMalformed.trim(),
     reasoning: prefix?.reasoning ?? '',
-    malformed: scan.malformed.sort((first, second) => first.start - second.start).map(({ text, name }) => (name === undefined ? { text } : { text, name })),
+    malformed: malformed.map(({ text, name }) => (name === undefined ? { text } : { text, name })),
+    steps: scan.meter.steps + content.length,
   };
 }
 

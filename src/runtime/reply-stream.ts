@@ -1,4 +1,6 @@
-import { heldFrom } from './text-call-guard';
+import { answerText } from '../model/checked-call';
+import { REASONING_BLOCKS } from '../model/text-tool-calls';
+import { createReplyHold, type ReplyHold } from './text-call-guard';
 
 /**
  * What the root's turns stream to the page while the model writes (see DESIGN.md §11, "Hosts"):
@@ -27,10 +29,22 @@ export interface ReplyTurnStream {
 
 /** The root invocation's reply stream across its turns. */
 export interface RootReplyStream {
-  /** A gate for the next model turn; `toolsOffered` says whether that turn may call tools. */
-  startTurn(toolsOffered: boolean): ReplyTurnStream;
+  /** A gate for the next model turn; `toolNames` are the tools offered to it (none: the wrap-up). */
+  startTurn(toolNames: readonly string[]): ReplyTurnStream;
   /** Whether the last turn's text went to the page in full (a reply from it needs no resending). */
   readonly lastTurnStreamed: boolean;
+  /**
+   * The run's reply as the page ends with it, which is what the run records: the text the page has
+   * (preambles shown before tool calls included, set apart by a blank line). A reply no streamed turn
+   * wrote goes out after them here, so the page and the record cannot differ.
+   */
+  pageReply(reply: string): string;
+}
+
+/** The reply text the page holds, built as the page's writer builds it (a blank line after a discard). */
+interface PageText {
+  shown(text: string): void;
+  discarded(): void;
 }
 
 /**
@@ -39,15 +53,14 @@ export interface RootReplyStream {
  * comes right before the tool call, a reply goes on writing. An opening this long is shown anyway.
  */
 export const OPENING_MAX_CHARS = 400;
-const OPENING_DONE = /[.!?…。！？:;]["'”’)\]*_]*\s+\S|[。！？]\S|\n\s*\S/u;
+const SENTENCE_DONE = /[.!?…。！？:;]["'”’)\]*_]*\s+\S|[。！？]\S/u;
 
 /** Whether the reply text so far is past its opening (see {@link OPENING_MAX_CHARS}). */
 export function pastOpening(body: string): boolean {
-  return body.length > OPENING_MAX_CHARS || OPENING_DONE.test(body);
+  if (body.length > OPENING_MAX_CHARS) return true;
+  const lineBreak = body.indexOf('\n');
+  return (lineBreak !== -1 && body.slice(lineBreak).trim() !== '') || SENTENCE_DONE.test(body);
 }
-
-const THINK_OPEN = '<think>';
-const THINK_CLOSE = '</think>';
 
 /** Length of the longest end of `text` that is a proper beginning of `marker`. */
 function partialMarkerAtEnd(text: string, marker: string): number {
@@ -58,62 +71,108 @@ function partialMarkerAtEnd(text: string, marker: string): number {
 }
 
 /**
- * The gate for one turn. Reasoning goes out at once, a leading `<think>` block too. Content goes out
- * at once while no tool-call delta has come and nothing in it may start a text tool call; text that
- * may is held until the turn ends (released if the turn calls no tools, else dropped) or until the
- * guard sees it is not a call after all.
+ * The gate for one turn. Reasoning goes out at once, a leading reasoning block (`<think>`, Command
+ * R's thinking, harmony analysis) too. Content goes out at once while no tool-call delta has come
+ * and nothing in it may start a text tool call or framing the final reading drops; text that may
+ * is held until the turn ends. At the end the turn's text is read as the final reading reads it
+ * (`answerText`, which `readAnswer` uses too), and what of that reading the page does not have yet goes out.
  */
-function createTurnGate(send: (event: ReplyStreamEvent) => void, holdOpening: boolean, onEnd: (streamed: boolean) => void): ReplyTurnStream {
+function createTurnGate(send: (event: ReplyStreamEvent) => void, toolNames: readonly string[], holdOpening: boolean, onEnd: (streamed: boolean) => void, page: PageText): ReplyTurnStream {
+  const toolsOffered = toolNames.length > 0;
   let content = '';
   let openingHeld = holdOpening;
-  /** Where the reply text starts in `content` (after a leading think block), or -1 while undecided. */
+  /** Where the reply text starts in `content` (after a leading reasoning block), or -1 while undecided. */
   let bodyStart = -1;
-  /** How much of the think block went out as reasoning. */
+  /** How much of the reasoning block went out as reasoning. */
   let thinkShown = 0;
   let shown = 0;
   let callsTools = false;
   let over = false;
+  let hold: ReplyHold = createReplyHold(toolsOffered);
+  /** Where the search for a bare `</think>` resumes. */
+  let bareCloseSearch = 0;
 
   const releaseThink = () => {
     const trimmed = content.trimStart();
     const opening = content.length - trimmed.length;
-    if (trimmed.length < THINK_OPEN.length && THINK_OPEN.startsWith(trimmed)) return;
-    if (!trimmed.startsWith(THINK_OPEN)) {
+    if (REASONING_BLOCKS.some(([open]) => trimmed.length < open.length && open.startsWith(trimmed))) return;
+    const block = REASONING_BLOCKS.find(([open]) => trimmed.startsWith(open));
+    if (!block) {
       bodyStart = 0;
       return;
     }
-    const thinkStart = opening + THINK_OPEN.length;
-    const close = content.indexOf(THINK_CLOSE, thinkStart);
-    const thinkEnd = close === -1 ? content.length - partialMarkerAtEnd(content, THINK_CLOSE) : close;
+    const [open, close] = block;
+    const thinkStart = opening + open.length;
+    const closeAt = content.indexOf(close, Math.max(thinkStart, thinkStart + thinkShown - close.length));
+    const thinkEnd = closeAt === -1 ? content.length - partialMarkerAtEnd(content, close) : closeAt;
     if (thinkEnd - thinkStart > thinkShown) {
       send({ kind: 'reasoning-delta', text: content.slice(thinkStart + thinkShown, thinkEnd) });
       thinkShown = thinkEnd - thinkStart;
     }
-    if (close !== -1) bodyStart = close + THINK_CLOSE.length;
+    if (closeAt !== -1) bodyStart = closeAt + close.length;
+  };
+
+  const sendReply = (text: string) => {
+    if (text === '') return;
+    send({ kind: 'reply-delta', text });
+    page.shown(text);
   };
 
   const release = (everything: boolean) => {
     if (bodyStart === -1) releaseThink();
     if (bodyStart === -1 || callsTools) return;
-    if (shown === 0 && bodyStart > 0) {
-      // Whitespace between a think block and the reply is not part of the reply.
+    if (shown === 0 && bodyStart === 0) {
+      // A bare `</think>` before any reply text went out: what came before it is reasoning (QwQ, R1 distills).
+      const close = content.indexOf('</think>', bareCloseSearch);
+      bareCloseSearch = Math.max(0, content.length - '</think>'.length);
+      if (close !== -1 && !content.slice(0, close).includes('<think>')) {
+        const reasoning = content.slice(0, close).trim();
+        if (reasoning !== '') send({ kind: 'reasoning-delta', text: reasoning });
+        bodyStart = close + '</think>'.length;
+        hold = createReplyHold(toolsOffered);
+      }
+    }
+    if (shown === 0) {
+      // Whitespace before the reply (after a reasoning block, or at the start) is not part of it.
       const rest = content.slice(bodyStart);
-      bodyStart += rest.length - rest.trimStart().length;
+      const skip = rest.length - rest.trimStart().length;
+      if (skip > 0) {
+        bodyStart += skip;
+        hold = createReplyHold(toolsOffered);
+      }
     }
     const body = content.slice(bodyStart);
     if (openingHeld && !everything) {
       if (!pastOpening(body)) return;
       openingHeld = false;
     }
-    const limit = everything ? body.length : heldFrom(body);
+    let limit = hold.heldFrom(body);
+    // Trailing whitespace waits for what follows it (the final reading trims it off the end), a little of it.
+    for (let back = 0; back < 64 && limit > shown && /\s/.test(body[limit - 1] as string); back += 1) limit -= 1;
     if (limit > shown) {
-      send({ kind: 'reply-delta', text: body.slice(shown, limit) });
+      sendReply(body.slice(shown, limit));
       shown = limit;
+    }
+    if (everything) finish(body);
+  };
+
+  /** The final reading of the turn: what of it the page lacks goes out; text it cannot take back stays, set apart. */
+  const finish = (body: string) => {
+    const visible = answerText(content, toolNames).trim();
+    const sent = body.slice(0, shown);
+    if (visible.startsWith(sent)) sendReply(visible.slice(sent.length));
+    else {
+      send({ kind: 'reply-discarded' });
+      page.discarded();
+      sendReply(visible);
     }
   };
 
   const discardShown = () => {
-    if (shown > 0) send({ kind: 'reply-discarded' });
+    if (shown > 0) {
+      send({ kind: 'reply-discarded' });
+      page.discarded();
+    }
     shown = 0;
   };
 
@@ -137,6 +196,8 @@ function createTurnGate(send: (event: ReplyStreamEvent) => void, holdOpening: bo
       thinkShown = 0;
       callsTools = false;
       openingHeld = holdOpening;
+      hold = createReplyHold(toolsOffered);
+      bareCloseSearch = 0;
     },
     end(turnCallsTools) {
       if (over) return;
@@ -161,19 +222,42 @@ function createTurnGate(send: (event: ReplyStreamEvent) => void, holdOpening: bo
  *
  * @example
  * const replyStream = createRootReplyStream((event) => port.post(event), () => false);
- * const turn = replyStream.startTurn(true); // then turn.text(...), turn.end(false)
+ * const turn = replyStream.startTurn(['agent_delegate']); // then turn.text(...), turn.end(false)
  */
 export function createRootReplyStream(send: (event: ReplyStreamEvent) => void, helpersDone: () => boolean): RootReplyStream {
   let lastTurnStreamed = false;
+  let pageText = '';
+  let shownSinceDiscard = false;
+  let breakDue = false;
+  const page: PageText = {
+    shown(text) {
+      pageText += breakDue ? `\n\n${text}` : text;
+      breakDue = false;
+      shownSinceDiscard = true;
+    },
+    discarded() {
+      if (shownSinceDiscard) breakDue = true;
+      shownSinceDiscard = false;
+    },
+  };
   return {
-    startTurn(toolsOffered) {
+    startTurn(toolNames) {
       lastTurnStreamed = false;
-      return createTurnGate(send, toolsOffered && !helpersDone(), (streamed) => {
+      return createTurnGate(send, toolNames, toolNames.length > 0 && !helpersDone(), (streamed) => {
         lastTurnStreamed = streamed;
-      });
+      }, page);
     },
     get lastTurnStreamed() {
       return lastTurnStreamed;
+    },
+    pageReply(reply) {
+      if (pageText === '') return reply;
+      if (!lastTurnStreamed) {
+        send({ kind: 'reply-delta', text: reply });
+        page.shown(reply);
+        lastTurnStreamed = true;
+      }
+      return pageText;
     },
   };
 }

@@ -6,7 +6,7 @@ import type { InvocationPolicy } from './invocation-policy';
 /** How the root's work reaches the page, said once in its instructions when it has tools. */
 export const ROOT_RULES = [
   '## How your reply is sent',
-  '- Your answer without a tool call is the reply the chat shows; text beside a tool call is shown to no one.',
+  '- Your answer without a tool call is the reply; text beside a tool call may show as its start.',
 ].join('\n');
 
 /** The instructions Retinue adds to the page's system text for the root. */

@@ -91,7 +91,9 @@ export async function runRoot(session: RunSession, rootInvocation: AgentInvocati
       const ending = await runInvocationLoop(driver);
       session.replyDue.stop();
       invocation = driver.invocation;
-      const reply = ending.kind === 'reply' ? ending.text : '';
+      // The page's text is the recorded reply (preambles it was shown included): see reply-stream.ts.
+      const written = ending.kind === 'reply' ? ending.text : '';
+      const reply = driver.replyStream && written !== '' ? driver.replyStream.pageReply(written) : written;
       invocation = await endRootInvocation(session, invocation, 'completed');
       const replied = await replyWhileHelpersWork(session, reply, driver.replyStream?.lastTurnStreamed === true);
       await endUnfinishedChildren(session, 'The run ended before this task finished.');

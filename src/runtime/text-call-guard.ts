@@ -7,8 +7,6 @@ import { TEXT_CALL_MARKERS } from '../model/text-tool-calls';
  * The markers are the parser's own; this module adds the position and a closer look at fences.
  */
 
-/** The first character of every marker: only there can a held part begin. */
-const MARKER_FIRST_CHARACTERS = new Set([...TEXT_CALL_MARKERS, '```'].map((marker) => marker[0] as string));
 const FENCE = '```';
 
 /** A fenced block's body is a call when it is one JSON object (or list of them) naming a function. */
@@ -61,13 +59,101 @@ export function mayOpenWithTextCall(textSoFar: string): boolean {
 /**
  * Where in the turn's text the held-back part begins: the first place a text tool call may start
  * (a bare JSON object only at the very start), or the text's length when all of it may be shown.
+ * Reads the whole text; a streaming gate uses {@link createReplyHold}, which resumes.
  */
 export function heldFrom(text: string): number {
-  if (mayOpenWithTextCall(text)) return text.trimStart() === '' ? text.length : 0;
-  for (let index = 1; index < text.length; index += 1) {
-    if (!MARKER_FIRST_CHARACTERS.has(text[index] as string)) continue;
-    const rest = text.slice(index);
-    if (!rest.startsWith('{') && mayOpenWithTextCall(rest)) return index;
-  }
-  return text.length;
+  return createReplyHold(true, { jsonOnLines: false }).heldFrom(text);
+}
+
+/** Markup the final reading drops that no text call opens with: reasoning closes, harmony framing. */
+const FRAMING_MARKERS = ['</think>', '<|channel|>', '<|start|>', '<|constrain|>', '<|message|>', '<|END_THINKING|>'];
+const HELD_MARKERS = [...TEXT_CALL_MARKERS, ...FRAMING_MARKERS];
+const HELD_FIRST_CHARACTERS = new Set([...HELD_MARKERS, FENCE].map((marker) => marker[0] as string));
+
+/** The held-back part of one streamed turn, read in one pass over the turn (see {@link ReplyHold.heldFrom}). */
+export interface ReplyHold {
+  /** Where the held part of `body` begins (`body` only grows between calls), or its length. */
+  heldFrom(body: string): number;
+}
+
+/**
+ * A resuming hold for one turn. `toolsOffered`: a bare JSON call (at the start, or on a line of its
+ * own with `jsonOnLines`) can be a call only then, so only then is it held. Each position is looked
+ * at once; a tentative hold (the start of a marker at the end, a fence not yet closed) is looked at
+ * again only from where the last look stopped.
+ *
+ * @example
+ * const hold = createReplyHold(true);
+ * hold.heldFrom('Sure. <tool'); // → 6
+ */
+export function createReplyHold(toolsOffered: boolean, options: { jsonOnLines?: boolean } = {}): ReplyHold {
+  const jsonOnLines = options.jsonOnLines ?? true;
+  /** Positions before this one are safe to show. */
+  let checked = 0;
+  /** A definite hold: a marker or a call opening; everything from here waits for the turn's end. */
+  let held = -1;
+  /** Whether only whitespace precedes `checked` on its line (and in the text). */
+  let lineBlank = true;
+  let textBlank = true;
+  /** Where the search for a tentative fence's close has got to. */
+  let fenceSearch = -1;
+
+  const classify = (body: string, at: number): 'held' | 'maybe' | 'no' => {
+    const character = body[at] as string;
+    if (toolsOffered && (character === '{' || character === '[') && (textBlank || (jsonOnLines && lineBlank))) return 'held';
+    if (textBlank && body.startsWith('functools', at)) return 'held';
+    if (textBlank && 'functools'.startsWith(body.slice(at, at + 9)) && at + 9 > body.length) return 'maybe';
+    if (body.startsWith(FENCE, at)) return fenceAt(body, at);
+    if (!HELD_FIRST_CHARACTERS.has(character)) return 'no';
+    for (const marker of HELD_MARKERS) {
+      if (body.startsWith(marker, at)) return 'held';
+      if (at + marker.length > body.length && marker.startsWith(body.slice(at))) return 'maybe';
+    }
+    if (FENCE.startsWith(body.slice(at)) && at + FENCE.length > body.length) return 'maybe';
+    return 'no';
+  };
+
+  const fenceAt = (body: string, at: number): 'held' | 'maybe' | 'no' => {
+    const lineEnd = body.indexOf('\n', at);
+    if (lineEnd === -1) {
+      const info = body.slice(at + FENCE.length).trim().toLowerCase();
+      return info === '' || 'json'.startsWith(info) || info.startsWith('json') ? 'maybe' : 'no';
+    }
+    const info = body.slice(at + FENCE.length, lineEnd).trim().toLowerCase();
+    if (info !== '' && info !== 'json') return 'no';
+    let first = lineEnd + 1;
+    while (first < body.length && /\s/.test(body[first] as string)) first += 1;
+    if (first === body.length) return 'maybe';
+    if (body[first] !== '{' && body[first] !== '[') return 'no';
+    const close = body.indexOf(FENCE, Math.max(fenceSearch, lineEnd + 1));
+    if (close === -1) {
+      fenceSearch = Math.max(lineEnd + 1, body.length - FENCE.length);
+      return 'maybe';
+    }
+    fenceSearch = -1;
+    return toolsOffered && fencedBodyIsCall(body.slice(lineEnd + 1, close)) ? 'held' : 'no';
+  };
+
+  return {
+    heldFrom(body) {
+      if (held !== -1) return held;
+      for (let at = checked; at < body.length; at += 1) {
+        const character = body[at] as string;
+        const verdict = classify(body, at);
+        if (verdict === 'held') {
+          held = at;
+          return at;
+        }
+        if (verdict === 'maybe') return at;
+        fenceSearch = -1;
+        checked = at + 1;
+        if (character === '\n') lineBlank = true;
+        else if (!/\s/.test(character)) {
+          lineBlank = false;
+          textBlank = false;
+        }
+      }
+      return body.length;
+    },
+  };
 }

@@ -10,6 +10,7 @@ import { checkProfileReferences, knownAgentIds } from './document-checks';
 import { profileSchema, samplingSchema, type AgentProfile, type Settings } from './schema';
 import { issuesFromZod, type SettingsIssue } from './settings-errors';
 import { allowableToolNames, type AllowableToolName } from './tool-names';
+import { trimEdgesOf } from '../text-edges';
 
 /** The tools an agent file gets when it names none: what the built-in helpers use. */
 export const DEFAULT_AGENT_FILE_TOOLS: AllowableToolName[] = ['chat.read', 'workspace.list', 'workspace.read', 'workspace.write'];
@@ -110,12 +111,7 @@ export function importAgentMarkdown(fileName: string, text: string): AgentFileIm
 
 /** A profile id from an agent file's name: lowercase letters, digits and dashes. */
 export function agentIdFromName(name: string): string {
-  const id = name
-    .toLowerCase()
-    .normalize('NFKD')
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 64);
+  const id = trimEdgesOf(name.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-'), '-').slice(0, 64);
   return id === '' ? 'agent' : id;
 }
 

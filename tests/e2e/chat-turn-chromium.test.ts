@@ -13,7 +13,7 @@ import { readIndexedDb, readRunStore, readStorage, writeSettings } from './suppo
 import { saveScreenshot } from './support/screenshots';
 import { inviteStrangers, strangerReports } from './support/strangers';
 import { LIVE_REPLY_SELECTOR } from './support/reply-growth';
-import { runStreamedReplyTurn, stopDuringStreamedReply } from './streamed-reply-scenarios';
+import { READING_SHAPES, runReadingShapeTurn, runStreamedReplyTurn, stopDuringStreamedReply } from './streamed-reply-scenarios';
 
 /** Chat turns through the built extension in Chromium, configured through the settings document. */
 
@@ -244,4 +244,16 @@ describe('Chromium: a chat turn becomes a delegated run', () => {
     expect(runs.at(-1)).toMatchObject({ status: 'completed', origin: fixtures.origins.primary });
     await page.close();
   });
+});
+
+describe('Chromium: the page ends with the reply the final reading keeps', () => {
+  for (const shape of READING_SHAPES) {
+    test(`${shape.name}, on both fixture pages`, async () => {
+      for (const [path, query] of [['/sillytavern/', { model: 'scripted-model' }], ['/openai-chat/', undefined]] as const) {
+        const page = await openFixture(path, query);
+        await runReadingShapeTurn(page, model, shape);
+        await page.close();
+      }
+    });
+  }
 });

@@ -5,7 +5,7 @@ import { startFixtureServer } from './support/fixture-server';
 import { readRunStore } from './support/settings';
 import { inviteStrangers, strangerReports } from './support/strangers';
 import { LIVE_REPLY_SELECTOR } from './support/reply-growth';
-import { runStreamedReplyTurn, stopDuringStreamedReply } from './streamed-reply-scenarios';
+import { READING_SHAPES, runReadingShapeTurn, runStreamedReplyTurn, stopDuringStreamedReply } from './streamed-reply-scenarios';
 
 /** The main scenario in Firefox ESR: the MV3 build, configured through the settings document. */
 
@@ -97,4 +97,16 @@ describe('Firefox: the reply streams into the page as the model writes it', () =
     await stopDuringStreamedReply(page, scenario.model, LIVE_REPLY_SELECTOR.sillyTavern);
     await page.close();
   });
+});
+
+describe('Firefox: the page ends with the reply the final reading keeps', () => {
+  for (const shape of READING_SHAPES) {
+    test(`${shape.name}, on both fixture pages`, async () => {
+      for (const url of [scenario.fixtures.pageUrl('/sillytavern/', { model: 'scripted-model' }), scenario.fixtures.pageUrl('/openai-chat/')]) {
+        const page = await scenario.browser.openPage(url);
+        await runReadingShapeTurn(page, scenario.model, shape);
+        await page.close();
+      }
+    });
+  }
 });

@@ -73,3 +73,24 @@ export async function stopDuringStreamedReply(page: EvaluatingHandle, model: Scr
   expect(shown).toBeGreaterThan(0);
   expect(shown).toBeLessThan(LONG_REPLY.length);
 }
+
+/** The final reply as gpt-oss writes it without a harmony parser. */
+export const READING_SHAPES = [
+  { name: 'a harmony analysis', content: '<|channel|>analysis<|message|>Answer in one line.<|end|>Mara lights the lamp.', reply: 'Mara lights the lamp.' },
+] as const;
+
+/**
+ * One reading of an answer (issue 22): the root's final reply carries reasoning or call markup the
+ * final reading drops; the page ends with the clean reply, with none of that markup.
+ */
+export async function runReadingShapeTurn(page: EvaluatingHandle, model: ScriptedModelServer, shape: (typeof READING_SHAPES)[number]): Promise<void> {
+  model.reset();
+  scriptDelegatingRoot(model, { reply: () => shape.content, replySlowly: { pieces: 12, delayMs: 20 } });
+  await waitForFixtureReady(page);
+  const turn = await sendFixtureMessage(page, 'Mara reaches the lighthouse.');
+
+  expect(turn.status).toBe('done');
+  expect(turn.reply.startsWith(shape.reply)).toBe(true);
+  expect(turn.reply).not.toContain('<|');
+  expect(turn.reply).not.toContain('<tool_call>');
+}

@@ -1,4 +1,5 @@
 import type { ChatTurnRequest } from '../chat-turn-request';
+import { trimEndOf } from '../../text-edges';
 
 /**
  * Is this an OpenAI-style chat-completions request: a POST to a path ending in `/chat/completions`
@@ -10,7 +11,7 @@ export function isOpenAiChatTurn(request: ChatTurnRequest): boolean {
 
 /** A cheap URL test the page hook makes before it reads any body. */
 export function isOpenAiChatPath(url: string): boolean {
-  return new URL(url).pathname.replace(/\/+$/, '').endsWith('/chat/completions');
+  return trimEndOf(new URL(url).pathname, '/').endsWith('/chat/completions');
 }
 
 function hasMessages(body: unknown): boolean {

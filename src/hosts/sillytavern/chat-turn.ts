@@ -1,4 +1,5 @@
 import type { ChatTurnRequest } from '../chat-turn-request';
+import { trimEndOf } from '../../text-edges';
 
 /** SillyTavern's Chat Completion generation endpoint. */
 export const SILLYTAVERN_GENERATE_PATH = '/api/backends/chat-completions/generate';
@@ -23,7 +24,7 @@ export function isSillyTavernChatTurn(request: ChatTurnRequest): boolean {
 
 /** A cheap URL test the page hook makes before it reads any body. */
 export function isSillyTavernGeneratePath(url: string): boolean {
-  return new URL(url).pathname.replace(/\/+$/, '').endsWith(SILLYTAVERN_GENERATE_PATH);
+  return trimEndOf(new URL(url).pathname, '/').endsWith(SILLYTAVERN_GENERATE_PATH);
 }
 
 /**

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { trimEndOf } from '../../text-edges';
 
 const modelsResponseSchema = z.object({ data: z.array(z.object({ id: z.string() }).loose()).max(5_000) }).loose();
 
@@ -9,7 +10,7 @@ export type ModelListing = { ok: true; models: string[] } | { ok: false; message
  * words why it could not.
  */
 export async function listEndpointModels(options: { baseURL: string; apiKey: string; fetch: typeof fetch; signal?: AbortSignal }): Promise<ModelListing> {
-  const url = `${options.baseURL.replace(/\/+$/, '')}/models`;
+  const url = `${trimEndOf(options.baseURL, '/')}/models`;
   let response: Response;
   try {
     response = await options.fetch(url, {

@@ -21,7 +21,24 @@ function startRecording(options: { signal?: AbortSignal } = {}) {
   const done = harness.start({ ...options, onReplyStream: (event) => seen.push({ at: Date.now(), event }) });
   const textOf = (kind: 'reply-delta' | 'reasoning-delta') =>
     seen.flatMap(({ event }) => (event.kind === kind ? [event.text] : [])).join('');
-  return { seen, done, reply: () => textOf('reply-delta'), reasoning: () => textOf('reasoning-delta') };
+  /** The reply text as a page's writer builds it: after a discard, the next text starts after a blank line. */
+  const pageText = () => {
+    let text = '';
+    let shownSinceDiscard = false;
+    let breakDue = false;
+    for (const { event } of seen) {
+      if (event.kind === 'reply-discarded') {
+        breakDue ||= shownSinceDiscard;
+        shownSinceDiscard = false;
+      } else if (event.kind === 'reply-delta' && event.text !== '') {
+        text += breakDue ? `\n\n${event.text}` : event.text;
+        breakDue = false;
+        shownSinceDiscard = true;
+      }
+    }
+    return text;
+  };
+  return { seen, done, reply: () => textOf('reply-delta'), reasoning: () => textOf('reasoning-delta'), pageText };
 }
 
 const LONG_REPLY = Array.from({ length: 12 }, (_, index) => `Sentence ${index} of the reply goes on.`).join(' ');
@@ -76,7 +93,7 @@ test('a preamble the root writes before its tool calls is never sent; the reply 
   expect(firstDelta).toEqual({ kind: 'reply-delta', text: finalReply.slice(0, Math.ceil(finalReply.length / 20)) });
 });
 
-test('a reply committed from a file after streamed text is not marked as streamed', async () => {
+test('a preamble the page was shown is part of the recorded reply, and a reply committed from a file follows it on the page', async () => {
   harness.server.queue(
     isRoot,
     { content: 'Thinking aloud. Writing the reply to a file.', toolCalls: [{ name: 'workspace_write', arguments: { path: 'output/reply.md', content: 'The committed reply.' } }] },
@@ -86,11 +103,9 @@ test('a reply committed from a file after streamed text is not marked as streame
   const recording = startRecording();
   const actual = await recording.done;
 
-  expect(actual.reply).toBe('The committed reply.');
-  expect(actual.replyStreamed).toBeFalsy();
-  const kinds = recording.seen.map(({ event }) => event.kind);
-  expect(new Set(kinds)).toEqual(new Set(['reply-delta', 'reply-discarded']));
-  expect(kinds.at(-1)).toBe('reply-discarded');
+  expect(actual.reply).toBe('Thinking aloud. Writing the reply to a file.\n\nThe committed reply.');
+  expect(recording.pageText()).toBe(actual.reply);
+  expect(actual.replyStreamed).toBe(true);
 });
 
 test('a Hermes-style tool call written after some prose is held back while the turn streams', async () => {
@@ -148,4 +163,20 @@ test("children's turns never stream to the page", async () => {
 
   expect(recording.reply()).toBe('Final.');
   expect(recording.reasoning()).toBe('');
+});
+
+test.each([
+  ['bare </think> reasoning', 'The user greets me; answer kindly.</think>\n\nGood evening. The inn is warm tonight.'],
+  ['a harmony analysis', '<|channel|>analysis<|message|>Greet back briefly.<|end|>Good evening. The inn is warm tonight.'],
+  ['a JSON call example naming no offered tool', 'A call looks like this:\n{"name": "get_weather", "arguments": {"city": "Paris"}}'],
+])('the page ends with the recorded reply when the root writes %s', async (_name, content) => {
+  harness.server.queue(isRoot, { content, slowly: { pieces: 9, delayMs: 5 } });
+
+  const recording = startRecording();
+  const actual = await recording.done;
+
+  expect(actual.reply).toBe(recording.pageText());
+  expect(actual.reply).not.toContain('</think>');
+  expect(actual.reply).not.toContain('<|');
+  expect(actual.reply.length).toBeGreaterThan(0);
 });
