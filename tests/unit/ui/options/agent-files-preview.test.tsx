@@ -2,7 +2,7 @@
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { saveSettings } from '../../../../src/settings/settings-store';
+import { loadSettings, saveSettings } from '../../../../src/settings/settings-store';
 import { settingsSchema } from '../../../../src/settings/schema';
 import { OptionsApp } from '../../../../src/ui/options/options-app';
 import { createOptionsTestState, type OptionsTestState } from '../../../support/options-test-state';
@@ -64,14 +64,21 @@ describe('an agent file import shows what it does before it saves', () => {
       }),
     );
   });
+  /** Renders the page and waits for the stored settings (keys from the private database) to arrive. */
+  async function show() {
+    render(<OptionsApp state={recorded.state} />);
+    await screen.findByText('Agents from Markdown files');
+    const stored = await loadSettings();
+    await waitFor(() => expect(recorded.state.settings.value).toEqual(stored));
+  }
+
   afterEach(() => {
     cleanup();
     recorded.state.dispose();
   });
 
   it('a file named root under a harmless name is shown as replacing the writer, with its keyed connection and budgets, and is not saved', async () => {
-    render(<OptionsApp state={recorded.state} />);
-    await screen.findByText('Agents from Markdown files');
+    await show();
 
     pick([new File([disguisedWriter], 'fantasy-critic.md')]);
 
@@ -87,8 +94,7 @@ describe('an agent file import shows what it does before it saves', () => {
   });
 
   it('replacing the writer takes its own confirmation; only then does Save keep the file', async () => {
-    render(<OptionsApp state={recorded.state} />);
-    await screen.findByText('Agents from Markdown files');
+    await show();
     pick([new File([disguisedWriter], 'fantasy-critic.md')]);
 
     const save = (await screen.findByRole('button', { name: 'Save these agents' })) as HTMLButtonElement;
@@ -105,8 +111,7 @@ describe('an agent file import shows what it does before it saves', () => {
   });
 
   it('replacing an existing agent takes a confirmation naming it; a new agent in the same import waits with it', async () => {
-    render(<OptionsApp state={recorded.state} />);
-    await screen.findByText('Agents from Markdown files');
+    await show();
     pick([new File([sceneCriticOverride], 'scene-critic.md'), new File([newAgent], 'lore-keeper.md')]);
 
     await waitFor(() => expect(entry('scene-critic')).toBeTruthy());
@@ -128,8 +133,7 @@ describe('an agent file import shows what it does before it saves', () => {
         sites: [{ origin: 'http://127.0.0.1:8000', enabled: false, rootProfileId: 'scene-critic' }],
       }),
     );
-    render(<OptionsApp state={recorded.state} />);
-    await screen.findByText('Agents from Markdown files');
+    await show();
     pick([new File([sceneCriticOverride], 'scene-critic.md')]);
 
     await waitFor(() => expect(entry('scene-critic')).toBeTruthy());
@@ -138,8 +142,7 @@ describe('an agent file import shows what it does before it saves', () => {
   });
 
   it('Cancel saves nothing and says so', async () => {
-    render(<OptionsApp state={recorded.state} />);
-    await screen.findByText('Agents from Markdown files');
+    await show();
     pick([new File([newAgent], 'lore-keeper.md')]);
 
     fireEvent.click(await screen.findByRole('button', { name: 'Cancel' }));
