@@ -285,15 +285,17 @@ export function serveRunPort(port: RunServicePort, dependencies: RunPortDependen
       answerFailure(pageAnswerForInterruptedRun());
       return undefined;
     }
-    // The turn's time limit runs from the run's start, not from the reconnect (a reply already sent has none).
-    if (run.repliedAt === undefined) armRootTimer(run.createdAt + rootTimeoutMs - Date.now());
-    else clearTimeout(rootTimer);
     try {
       const snapshotFile = await store.readFile(runId, PROMPT_SNAPSHOT_PATH);
       const snapshot = snapshotFile ? (JSON.parse(snapshotFile.content) as PromptSnapshot) : { messages: [] };
       post({ type: 'run-accepted', runId });
       const lending = await lendingOf(origin as string);
       const runtime = await dependencies.context.getRuntime();
+      // The turn's time limit runs from the run's start, not from the reconnect (a reply already sent
+      // has none). Armed only once the run is underway, so a limit already past ends the resumed run
+      // itself (recorded on it) rather than a run not yet resumed.
+      if (run.repliedAt === undefined) armRootTimer(run.createdAt + rootTimeoutMs - Date.now());
+      else clearTimeout(rootTimer);
       runUnderway = true;
       return await runtime.resumeRun(runId, {
         resolveModel: resolverFor(settings, run.adapter === 'sillytavern' ? 'sillytavern' : 'openai-chat', snapshot, pageFetch, lending),
