@@ -136,7 +136,7 @@ const PROMPT_PATTERNS: readonly RegExp[] = [
   /you requested about (\d+) tokens/i,
 ];
 
-const COMPLETION_PATTERNS: readonly RegExp[] = [/(\d+) in the completion/i, /is too large: (\d+)/i];
+const COMPLETION_PATTERNS: readonly RegExp[] = [/(?<!\d)(\d+) in the completion/i, /is too large: (\d+)/i];
 
 function firstNumber(text: string, patterns: readonly RegExp[]): number | undefined {
   for (const pattern of patterns) {
