@@ -106,11 +106,13 @@ describe('Chromium: the options page', () => {
     await options.getByLabel('Agent files (.md)').setInputFiles({ name: 'plot-scout.md', mimeType: 'text/markdown', buffer: Buffer.from(agentFile) });
     await options.getByRole('button', { name: 'Save these agents' }).click();
     await options.getByText('Retinue has no tool Bash; ignored', { exact: false }).waitFor();
-    const stored = (await readStorage(options, 'settings')) as { profiles: Array<{ id: string; model: unknown; tools: unknown }> };
-    expect(stored.profiles.find((profile) => profile.id === 'plot-scout')).toMatchObject({
-      model: { binding: 'host', model: 'small-model' },
-      tools: { allow: ['chat.read'] },
-    });
+    // The save goes on after the notice is shown (keys are written to their own database first).
+    await expect
+      .poll(async () => ((await readStorage(options, 'settings')) as { profiles?: Array<{ id: string; model: unknown; tools: unknown }> } | undefined)?.profiles?.find((profile) => profile.id === 'plot-scout'))
+      .toMatchObject({
+        model: { binding: 'host', model: 'small-model' },
+        tools: { allow: ['chat.read'] },
+      });
 
     const download = options.waitForEvent('download');
     await options.locator('[data-profile-id="plot-scout"]').getByRole('button', { name: 'Export .md' }).click();
