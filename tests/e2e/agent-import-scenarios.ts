@@ -37,6 +37,9 @@ export async function importDisguisedWriterWithConfirmation(options: EvaluatingH
     connections: [{ id: 'paid', label: 'Paid cloud', baseURL: 'http://127.0.0.1:9/v1', apiKey: 'sk-test', defaultModel: 'gpt-cheap' }],
   });
   await waitUntil(() => evaluateIn(options, () => document.querySelector('.agent-files') !== null || undefined, undefined), { description: 'the agent files card' });
+  // The page reads the written settings a step later (keys go to their own database first): drop the
+  // file only once the page knows the connection it names.
+  await waitUntil(() => evaluateIn(options, () => Array.from(document.querySelectorAll('input')).some((input) => input.value === 'Paid cloud') || undefined, undefined), { description: 'the connection on the page' });
   await evaluateIn(options, (text: string) => {
     const card = document.querySelector('.agent-files') as HTMLElement;
     const files = new DataTransfer();

@@ -28,7 +28,8 @@ afterAll(async () => {
 
 const GRANDCHILD_FOLDERS = ['summaries/agents/continuity-checker-002/', 'scratch/agents/continuity-checker-002/'];
 const HIDDEN = ['ROOT-PRIVATE', 'COUSIN-NOTES'];
-const PHYSICAL = ['summaries/agents/continuity-checker-002', 'summaries/agents/scene-critic', 'scratch/agents', 'agent-results'];
+// Physical folders, with their slash: a file the grandchild itself names `agents` in its scratch is no leak.
+const PHYSICAL = ['summaries/agents/continuity-checker-002', 'summaries/agents/scene-critic', 'scratch/agents/', 'agent-results'];
 
 const segment = fc.constantFrom('summaries', 'scratch', 'parent', 'agents', 'scene-critic', 'continuity-checker', 'continuity-checker-002', 'critic.md', 'cousin.md', 'plan.md', 'result.md', '..', '.', '', 'input', 'output', '%2e%2e', 'a\\b');
 const prefix = fc.constantFrom('', 'summaries/', 'scratch/', 'summaries/parent/', 'summaries/agents/', 'summaries/parent/../', 'summaries/parent/../../', 'summaries/agents/scene-critic/', 'summaries/agents/continuity-checker/', '/summaries/', 'output/');
