@@ -4,7 +4,7 @@ import type { ReviewOutcome } from '../runtime/task-review';
 import { createAgentRuntime } from '../runtime/create-agent-runtime';
 import { resolveProfiles } from '../profiles/built-in-profiles';
 import type { Settings } from '../settings/schema';
-import { loadSettings, onSettingsChanged } from '../settings/settings-store';
+import { loadSettings, onSettingsChanged, onSettingsStale } from '../settings/settings-store';
 import { openRunStore } from '../store/idb-run-store';
 import type { RunStore } from '../store/run-store';
 import { createBackgroundKeepAlive, type BackgroundKeepAlive } from './background-keep-alive';
@@ -67,6 +67,13 @@ export function createBackgroundContext(options: BackgroundContextOptions = {}):
       return created;
     }));
 
+  // A change drops the cached settings at once (the next read is fresh), then the reloaded ones land.
+  if (!options.watchSettings) {
+    onSettingsStale(() => {
+      settings = undefined;
+      runtime = undefined;
+    });
+  }
   (options.watchSettings ?? onSettingsChanged)((next) => {
     settings = Promise.resolve(next);
     runtime = undefined;

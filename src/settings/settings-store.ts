@@ -133,6 +133,19 @@ export function onSettingsChanged(listener: (settings: Settings, errors: Setting
   };
 }
 
+/**
+ * Calls `listener` at once, in the same event, when the stored settings change: before
+ * `onSettingsChanged`'s listener, which waits for the keys to be read. A cache drops its copy here, so
+ * a read right after a save never gets the old settings.
+ */
+export function onSettingsStale(listener: () => void): () => void {
+  const handle = (changes: Record<string, unknown>, areaName: string): void => {
+    if (areaName === 'local' && (SETTINGS_STORAGE_KEY in changes || SETTINGS_REVISION_STORAGE_KEY in changes)) listener();
+  };
+  browser.storage.onChanged.addListener(handle);
+  return () => browser.storage.onChanged.removeListener(handle);
+}
+
 function reportSetAside(errors: readonly SettingsIssue[]): void {
   console.warn(`Retinue: the stored settings are not valid, so the defaults are used until they are fixed:\n${describeSettingsIssues(errors)}`);
 }
