@@ -2,6 +2,7 @@ import { expect } from 'vitest';
 import { builtInProfiles } from '../../src/profiles/built-in-profiles';
 import { messageText, type ScriptedModelServer, type ScriptedRequest, type ScriptedTurn } from '../support/scripted-model-server';
 import { scenarioSettings } from './chat-turn-scenarios';
+import { clickByLabel } from './review-scenarios';
 import { evaluateIn, waitUntil, type EvaluatingHandle } from './support/evaluating-handle';
 import { sendFixtureMessage, waitForFixtureReady } from './support/fixture-pages';
 import type { FixtureServer } from './support/fixture-server';
@@ -53,18 +54,6 @@ function script(model: ScriptedModelServer, released: Promise<void>): void {
     if (request.toolNames.includes('agent_await') && !called(request, 'agent_await')) return { toolCalls: [{ name: 'agent_await', arguments: {} }] };
     return { content: 'The door stays shut.' };
   });
-}
-
-function clickByLabel(panel: EvaluatingHandle, label: string): Promise<boolean> {
-  return evaluateIn(
-    panel,
-    (prefix: string) => {
-      const button = Array.from(document.querySelectorAll('button')).find((candidate) => (candidate.getAttribute('aria-label') ?? candidate.textContent ?? '').startsWith(prefix));
-      button?.click();
-      return button !== undefined;
-    },
-    label,
-  );
 }
 
 /** Runs the two turns; `decision` is what the user does in the side panel after the first run ended. */

@@ -42,7 +42,7 @@ function scriptReviewedTurn(model: ScriptedModelServer): void {
 }
 
 /** Clicks the button whose accessible name (aria-label) starts with `label` in the side panel page. */
-function clickByLabel(panel: EvaluatingHandle, label: string): Promise<boolean> {
+export function clickByLabel(panel: EvaluatingHandle, label: string): Promise<boolean> {
   return evaluateIn(
     panel,
     (prefix: string) => {
