@@ -73,6 +73,8 @@ async function answerIn(context: CheckedCallContext, request: ModelCallRequest, 
   for (;;) {
     const raw = await send(extra);
     const read = readAnswer(raw, toolNames);
+    // The stream gate holds such a model's next answers as reasoning until their `</think>`.
+    if (read.reasoningClosedBare) await context.memory.rememberBareThink(endpointKeyOf(context.target));
     if (read.malformed && !corrected) {
       // One corrective answer, as a tool error would be: what was wrong and how to write it.
       corrected = true;
@@ -105,6 +107,8 @@ interface ReadAnswer {
   empty: boolean;
   /** What to tell the model about a call it wrote that could not be read. */
   malformed?: string;
+  /** The answer opened with reasoning closed by a bare `</think>`. */
+  reasoningClosedBare: boolean;
 }
 
 let textCallCounter = 0;
@@ -133,9 +137,11 @@ export function readAnswer(raw: ModelCallResult, toolNames: readonly string[]): 
   let text = content;
   let textCalls: ChatCompletionMessageFunctionToolCall[] = [];
   let malformed: string | undefined;
+  let reasoningClosedBare: boolean;
   if (toolNames.length > 0) {
     const parsed = parseTextToolCalls(content, { toolNames });
     reasoningParts.push(parsed.reasoning);
+    reasoningClosedBare = parsed.reasoningClosedBare;
     // An answer with nothing to take out is kept exactly as written.
     if (parsed.visibleText !== content.trim()) text = parsed.visibleText;
     textCalls = parsed.calls.map(toolCallOf);
@@ -148,6 +154,7 @@ export function readAnswer(raw: ModelCallResult, toolNames: readonly string[]): 
     // A wrap-up offered no tools: its reasoning and any calls it wrote anyway are not words for the reader.
     const parsed = parseTextToolCalls(content);
     reasoningParts.push(parsed.reasoning);
+    reasoningClosedBare = parsed.reasoningClosedBare;
     if (parsed.visibleText !== content.trim()) text = parsed.visibleText;
   }
   const toolCalls = [...nativeCalls, ...textCalls];
@@ -156,5 +163,5 @@ export function readAnswer(raw: ModelCallResult, toolNames: readonly string[]): 
   const reasoning = reasoningParts.filter((part) => part.trim() !== '').join('\n\n');
   const result: ModelCallResult = { message, finishReason: raw.finishReason, usage: raw.usage };
   if (reasoning) result.reasoning = reasoning;
-  return { result, empty: toolCalls.length === 0 && text.trim() === '', ...(malformed ? { malformed } : {}) };
+  return { result, empty: toolCalls.length === 0 && text.trim() === '', reasoningClosedBare, ...(malformed ? { malformed } : {}) };
 }

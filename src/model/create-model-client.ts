@@ -168,6 +168,7 @@ export function createModelClient(target: ModelTarget, options: ModelClientOptio
     label: target.label,
     call: (request) => checkedCall({ target, memory, send: callWithRetries }, request),
     contextWindow: () => memory.contextWindow(endpointKey),
+    opensWithBareThink: () => memory.opensWithBareThink(endpointKey),
   };
 }
 

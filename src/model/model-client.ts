@@ -87,6 +87,8 @@ export interface ModelClient {
    * (remembered across runs), so a run trims to fit it before sending.
    */
   contextWindow?(): Promise<LearnedContextWindow | undefined>;
+  /** Whether this endpoint and model was seen closing its reasoning with a bare `</think>` (remembered across runs). */
+  opensWithBareThink?(): Promise<boolean>;
 }
 
 /** Where and how to call: the connection binding, or the page's endpoint through a custom fetch. */

@@ -20,6 +20,8 @@ export interface ParsedAssistantText {
   visibleWithoutMalformed: string;
   /** Reasoning written into the content (`<think>…</think>` and its kin), trimmed; empty when none. */
   reasoning: string;
+  /** Whether that reasoning was closed by a bare `</think>` (its opening was in the prompt). */
+  reasoningClosedBare: boolean;
   /** Call-shaped text that could not be read; it stays in `text`. */
   malformed: MalformedTextCall[];
   /** Characters the readers looked at (for tests that check the work grows linearly). */
@@ -30,6 +32,8 @@ export interface ParsedAssistantText {
 export interface ReasoningPrefix {
   end: number;
   reasoning: string;
+  /** Closed by a bare `</think>`: the chat template opened the block in the prompt. */
+  bare?: true;
 }
 
 /** Reasoning blocks an answer may open with: opening and closing markup (the close may be missing). */
@@ -57,7 +61,7 @@ export function reasoningPrefix(content: string): ReasoningPrefix | undefined {
   if (bareClose === -1) return undefined;
   const opened = content.indexOf('<think>');
   if (opened !== -1 && opened < bareClose) return undefined;
-  return { end: bareClose + '</think>'.length, reasoning: content.slice(0, bareClose).trim() };
+  return { end: bareClose + '</think>'.length, reasoning: content.slice(0, bareClose).trim(), bare: true };
 }
 
 /** The body with the spans cut out, in one pass. */
@@ -99,6 +103,7 @@ export function parseTextToolCalls(content: string, options: { toolNames?: reado
     visibleText: visible.trim(),
     visibleWithoutMalformed: visibleWithoutMalformed.trim(),
     reasoning: prefix?.reasoning ?? '',
+    reasoningClosedBare: prefix?.bare === true,
     malformed: malformed.map(({ text, name }) => (name === undefined ? { text } : { text, name })),
     steps: scan.meter.steps + content.length,
   };

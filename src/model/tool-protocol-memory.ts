@@ -2,7 +2,8 @@
  * Remembers what each endpoint+model was seen to refuse, so later calls (wrap-ups, children, later
  * runs, a run resumed after the worker restarted) speak to it right at once instead of being
  * refused again: native tools (it gets the prompted protocol), `stream_options` (left out), and the
- * context window its refusal stated (requests are trimmed to fit it). The browser keeps it in
+ * context window its refusal stated (requests are trimmed to fit it); and one habit of its answers:
+ * reasoning closed by a bare `</think>` (the streamed reply holds it as reasoning). The browser keeps it in
  * `browser.storage.local`; the runner keeps it in memory.
  */
 import { z } from 'zod';
@@ -36,6 +37,13 @@ export interface ToolProtocolMemory {
   contextWindow(endpointKey: string): Promise<LearnedContextWindow | undefined>;
   /** Notes the window a refusal stated. */
   rememberContextWindow(endpointKey: string, window: LearnedContextWindow): Promise<void>;
+  /**
+   * Whether this endpoint+model was seen opening an answer with reasoning closed by a bare
+   * `</think>` (its chat template opened the block in the prompt: QwQ, R1 distills).
+   */
+  opensWithBareThink(endpointKey: string): Promise<boolean>;
+  /** Notes that it did. */
+  rememberBareThink(endpointKey: string): Promise<void>;
 }
 
 /** The key of one endpoint and model: the base URL and the model id. */
@@ -48,6 +56,7 @@ export function createInMemoryToolProtocolMemory(): ToolProtocolMemory {
   const prompted = new Set<string>();
   const streamOptionsRefused = new Set<string>();
   const windows = new Map<string, LearnedContextWindow>();
+  const bareThink = new Set<string>();
   return {
     isPrompted: (endpointKey) => Promise.resolve(prompted.has(endpointKey)),
     rememberPrompted: (endpointKey) => Promise.resolve(void prompted.add(endpointKey)),
@@ -55,6 +64,8 @@ export function createInMemoryToolProtocolMemory(): ToolProtocolMemory {
     rememberStreamOptionsRefused: (endpointKey) => Promise.resolve(void streamOptionsRefused.add(endpointKey)),
     contextWindow: (endpointKey) => Promise.resolve(windows.get(endpointKey)),
     rememberContextWindow: (endpointKey, window) => Promise.resolve(void windows.set(endpointKey, window)),
+    opensWithBareThink: (endpointKey) => Promise.resolve(bareThink.has(endpointKey)),
+    rememberBareThink: (endpointKey) => Promise.resolve(void bareThink.add(endpointKey)),
   };
 }
 
@@ -70,6 +81,8 @@ export const TOOL_PROTOCOL_STORAGE_KEY = 'toolProtocolSwitches';
 export const STREAM_OPTIONS_STORAGE_KEY = 'streamOptionsRefusals';
 /** The `browser.storage.local` key of the context windows endpoints stated. */
 export const CONTEXT_WINDOW_STORAGE_KEY = 'endpointContextWindows';
+/** The `browser.storage.local` key of the endpoints seen closing reasoning with a bare `</think>`. */
+export const BARE_THINK_STORAGE_KEY = 'bareThinkEndpoints';
 /** Endpoints remembered at most per fact; the oldest are forgotten first. */
 const MAX_REMEMBERED = 200;
 const MAX_KEY_CHARS = 1_500;
@@ -109,6 +122,7 @@ export function createStoredToolProtocolMemory(storage: KeyValueStorage, now: ()
   const prompted = storedFacts<string>(storage, TOOL_PROTOCOL_STORAGE_KEY, storedSwitchesSchema, (date) => date);
   const streamOptions = storedFacts<string>(storage, STREAM_OPTIONS_STORAGE_KEY, storedSwitchesSchema, (date) => date);
   const windows = storedFacts(storage, CONTEXT_WINDOW_STORAGE_KEY, storedWindowsSchema, (window) => window.learnedAt);
+  const bareThink = storedFacts<string>(storage, BARE_THINK_STORAGE_KEY, storedSwitchesSchema, (date) => date);
   return {
     isPrompted: async (endpointKey) => endpointKey in (await prompted.read()),
     rememberPrompted: (endpointKey) => prompted.write(endpointKey, now().toISOString()),
@@ -121,5 +135,10 @@ export function createStoredToolProtocolMemory(storage: KeyValueStorage, now: ()
       return window;
     },
     rememberContextWindow: (endpointKey, window) => windows.write(endpointKey, { ...window, learnedAt: now().toISOString() }),
+    opensWithBareThink: async (endpointKey) => endpointKey in (await bareThink.read()),
+    async rememberBareThink(endpointKey) {
+      // Written once: the answers of such a model all carry it, and a write per answer would be waste.
+      if (!(endpointKey in (await bareThink.read()))) await bareThink.write(endpointKey, now().toISOString());
+    },
   };
 }

@@ -93,7 +93,9 @@ export async function runModelTurn(driver: InvocationDriver, prepared: PreparedT
     ...ids,
     data: { round, model: model.label, tools: (prepared.tools ?? []).map((tool) => (tool.type === 'function' ? tool.function.name : tool.type)) },
   });
-  const turnStream = driver.replyStream?.startTurn((prepared.tools ?? []).flatMap((tool) => (tool.type === 'function' ? [tool.function.name] : [])));
+  const offered = (prepared.tools ?? []).flatMap((tool) => (tool.type === 'function' ? [tool.function.name] : []));
+  const reasoningFirst = driver.replyStream ? (await model.opensWithBareThink?.()) === true : false;
+  const turnStream = driver.replyStream?.startTurn(offered, { reasoningFirst });
   const noteRetry = (retry: RetryNote) => {
     turnStream?.retry();
     session.journal.note('model-call-retry', { ...ids, data: { round, attempt: retry.attempt, delayMs: retry.delayMs, reason: retry.reason, status: retry.status } });

@@ -29,8 +29,12 @@ export interface ReplyTurnStream {
 
 /** The root invocation's reply stream across its turns. */
 export interface RootReplyStream {
-  /** A gate for the next model turn; `toolNames` are the tools offered to it (none: the wrap-up). */
-  startTurn(toolNames: readonly string[]): ReplyTurnStream;
+  /**
+   * A gate for the next model turn; `toolNames` are the tools offered to it (none: the wrap-up).
+   * `reasoningFirst`: the model was seen closing its reasoning with a bare `</think>`, so the turn
+   * is reasoning until that close.
+   */
+  startTurn(toolNames: readonly string[], options?: { reasoningFirst?: boolean }): ReplyTurnStream;
   /** Whether the last turn's text went to the page in full (a reply from it needs no resending). */
   readonly lastTurnStreamed: boolean;
   /**
@@ -53,6 +57,9 @@ interface PageText {
  * comes right before the tool call, a reply goes on writing. An opening this long is shown anyway.
  */
 export const OPENING_MAX_CHARS = 400;
+const BARE_CLOSE = '</think>';
+/** Enough of the turn's first words to tell a reasoning block's opening. */
+const OPENER_LOOKAHEAD = Math.max(...REASONING_BLOCKS.map(([open]) => open.length));
 const SENTENCE_DONE = /[.!?…。！？:;]["'”’)\]*_]*\s+\S|[。！？]\S/u;
 
 /** Whether the reply text so far is past its opening (see {@link OPENING_MAX_CHARS}). */
@@ -77,7 +84,14 @@ function partialMarkerAtEnd(text: string, marker: string): number {
  * is held until the turn ends. At the end the turn's text is read as the final reading reads it
  * (`answerText`, which `readAnswer` uses too), and what of that reading the page does not have yet goes out.
  */
-function createTurnGate(send: (event: ReplyStreamEvent) => void, toolNames: readonly string[], holdOpening: boolean, onEnd: (streamed: boolean) => void, page: PageText): ReplyTurnStream {
+function createTurnGate(
+  send: (event: ReplyStreamEvent) => void,
+  toolNames: readonly string[],
+  options: { holdOpening: boolean; reasoningFirst: boolean },
+  onEnd: (streamed: boolean) => void,
+  page: PageText,
+): ReplyTurnStream {
+  const { holdOpening, reasoningFirst } = options;
   const toolsOffered = toolNames.length > 0;
   let content = '';
   let openingHeld = holdOpening;
@@ -88,21 +102,56 @@ function createTurnGate(send: (event: ReplyStreamEvent) => void, toolNames: read
   let shown = 0;
   let callsTools = false;
   let over = false;
-  let hold: ReplyHold = createReplyHold(toolsOffered);
+  let hold: ReplyHold = createReplyHold(toolsOffered, { toolNames });
   /** Where the search for a bare `</think>` resumes. */
   let bareCloseSearch = 0;
+  /** Whitespace skipped before a bare-closed reasoning's first word. */
+  let skippedSpace = 0;
 
-  const releaseThink = () => {
-    const trimmed = content.trimStart();
-    const opening = content.length - trimmed.length;
-    if (REASONING_BLOCKS.some(([open]) => trimmed.length < open.length && open.startsWith(trimmed))) return;
-    const block = REASONING_BLOCKS.find(([open]) => trimmed.startsWith(open));
-    if (!block) {
-      bodyStart = 0;
+  /**
+   * A model known to close its reasoning with a bare `</think>` (its chat template opened the block):
+   * the turn is reasoning until that close. A turn that ends without one was all reply after all.
+   */
+  const releaseBareThink = (everything: boolean) => {
+    const close = content.indexOf(BARE_CLOSE, bareCloseSearch);
+    bareCloseSearch = Math.max(0, content.length - BARE_CLOSE.length + 1);
+    const end = close === -1 ? content.length - partialMarkerAtEnd(content, BARE_CLOSE) : close;
+    // Whitespace before the reasoning is not part of it.
+    while (thinkShown === 0 && skippedSpace < end && /\s/.test(content[skippedSpace] as string)) skippedSpace += 1;
+    if (thinkShown === 0) thinkShown = skippedSpace;
+    if (end > thinkShown) {
+      send({ kind: 'reasoning-delta', text: content.slice(thinkShown, end) });
+      thinkShown = end;
+    }
+    if (close !== -1) bodyStart = close + BARE_CLOSE.length;
+    else if (everything) bodyStart = 0;
+  };
+
+  /**
+   * How the turn opens, decided once its first words are in: a reasoning block (and where its body
+   * starts), bare-closed reasoning, or reply text. Deciding once keeps the gate linear in the turn.
+   */
+  let opening: { kind: 'block'; close: string; thinkStart: number } | { kind: 'bare' } | undefined;
+
+  const decideOpening = (everything: boolean) => {
+    let first = 0;
+    while (first < content.length && /\s/.test(content[first] as string)) first += 1;
+    const start = content.slice(first, first + OPENER_LOOKAHEAD);
+    if (!everything && (start === '' || REASONING_BLOCKS.some(([open]) => start.length < open.length && open.startsWith(start)))) return;
+    const block = REASONING_BLOCKS.find(([open]) => start.startsWith(open));
+    if (block) opening = { kind: 'block', close: block[1], thinkStart: first + block[0].length };
+    else if (reasoningFirst) opening = { kind: 'bare' };
+    else bodyStart = 0;
+  };
+
+  const releaseThink = (everything: boolean) => {
+    if (!opening) decideOpening(everything);
+    if (!opening) return;
+    if (opening.kind === 'bare') {
+      releaseBareThink(everything);
       return;
     }
-    const [open, close] = block;
-    const thinkStart = opening + open.length;
+    const { close, thinkStart } = opening;
     const closeAt = content.indexOf(close, Math.max(thinkStart, thinkStart + thinkShown - close.length));
     const thinkEnd = closeAt === -1 ? content.length - partialMarkerAtEnd(content, close) : closeAt;
     if (thinkEnd - thinkStart > thinkShown) {
@@ -119,17 +168,17 @@ function createTurnGate(send: (event: ReplyStreamEvent) => void, toolNames: read
   };
 
   const release = (everything: boolean) => {
-    if (bodyStart === -1) releaseThink();
+    if (bodyStart === -1) releaseThink(everything);
     if (bodyStart === -1 || callsTools) return;
-    if (shown === 0 && bodyStart === 0) {
+    if (shown === 0 && bodyStart === 0 && !reasoningFirst) {
       // A bare `</think>` before any reply text went out: what came before it is reasoning (QwQ, R1 distills).
-      const close = content.indexOf('</think>', bareCloseSearch);
-      bareCloseSearch = Math.max(0, content.length - '</think>'.length);
+      const close = content.indexOf(BARE_CLOSE, bareCloseSearch);
+      bareCloseSearch = Math.max(0, content.length - BARE_CLOSE.length);
       if (close !== -1 && !content.slice(0, close).includes('<think>')) {
         const reasoning = content.slice(0, close).trim();
         if (reasoning !== '') send({ kind: 'reasoning-delta', text: reasoning });
-        bodyStart = close + '</think>'.length;
-        hold = createReplyHold(toolsOffered);
+        bodyStart = close + BARE_CLOSE.length;
+        hold = createReplyHold(toolsOffered, { toolNames });
       }
     }
     if (shown === 0) {
@@ -138,7 +187,7 @@ function createTurnGate(send: (event: ReplyStreamEvent) => void, toolNames: read
       const skip = rest.length - rest.trimStart().length;
       if (skip > 0) {
         bodyStart += skip;
-        hold = createReplyHold(toolsOffered);
+        hold = createReplyHold(toolsOffered, { toolNames });
       }
     }
     const body = content.slice(bodyStart);
@@ -196,8 +245,10 @@ function createTurnGate(send: (event: ReplyStreamEvent) => void, toolNames: read
       thinkShown = 0;
       callsTools = false;
       openingHeld = holdOpening;
-      hold = createReplyHold(toolsOffered);
+      hold = createReplyHold(toolsOffered, { toolNames });
       bareCloseSearch = 0;
+      skippedSpace = 0;
+      opening = undefined;
     },
     end(turnCallsTools) {
       if (over) return;
@@ -241,9 +292,10 @@ export function createRootReplyStream(send: (event: ReplyStreamEvent) => void, h
     },
   };
   return {
-    startTurn(toolNames) {
+    startTurn(toolNames, options = {}) {
       lastTurnStreamed = false;
-      return createTurnGate(send, toolNames, toolNames.length > 0 && !helpersDone(), (streamed) => {
+      const gateOptions = { holdOpening: toolNames.length > 0 && !helpersDone(), reasoningFirst: options.reasoningFirst === true };
+      return createTurnGate(send, toolNames, gateOptions, (streamed) => {
         lastTurnStreamed = streamed;
       }, page);
     },

@@ -68,6 +68,7 @@ export function clockedModel(model: ModelClient, clock: TaskClock): ModelClient 
   return {
     label: model.label,
     ...(model.contextWindow ? { contextWindow: model.contextWindow.bind(model) } : {}),
+    ...(model.opensWithBareThink ? { opensWithBareThink: model.opensWithBareThink.bind(model) } : {}),
     call(request) {
       clock.waiting();
       return model.call({

@@ -78,7 +78,8 @@ export interface ReplyHold {
 
 /**
  * A resuming hold for one turn. `toolsOffered`: a bare JSON call (at the start, or on a line of its
- * own with `jsonOnLines`) can be a call only then, so only then is it held. Each position is looked
+ * own with `jsonOnLines`) can be a call only then, so only then is it held; so is an answer that
+ * opens with one of `toolNames` on a line of its own (Functionary v3.2). Each position is looked
  * at once; a tentative hold (the start of a marker at the end, a fence not yet closed) is looked at
  * again only from where the last look stopped.
  *
@@ -86,8 +87,10 @@ export interface ReplyHold {
  * const hold = createReplyHold(true);
  * hold.heldFrom('Sure. <tool'); // → 6
  */
-export function createReplyHold(toolsOffered: boolean, options: { jsonOnLines?: boolean } = {}): ReplyHold {
+export function createReplyHold(toolsOffered: boolean, options: { jsonOnLines?: boolean; toolNames?: readonly string[] } = {}): ReplyHold {
   const jsonOnLines = options.jsonOnLines ?? true;
+  /** Functionary v3.2's first call has its `>>>` in the prompt: the answer opens with a tool's name and a line break. */
+  const leadingNames = toolsOffered ? (options.toolNames ?? []).map((name) => `${name}\n`) : [];
   /** Positions before this one are safe to show. */
   let checked = 0;
   /** A definite hold: a marker or a call opening; everything from here waits for the turn's end. */
@@ -102,6 +105,12 @@ export function createReplyHold(toolsOffered: boolean, options: { jsonOnLines?: 
     const character = body[at] as string;
     if (toolsOffered && (character === '{' || character === '[') && (textBlank || (jsonOnLines && lineBlank))) return 'held';
     if (textBlank && body.startsWith('functools', at)) return 'held';
+    if (textBlank) {
+      for (const head of leadingNames) {
+        if (body.startsWith(head, at)) return 'held';
+        if (at + head.length > body.length && head.startsWith(body.slice(at))) return 'maybe';
+      }
+    }
     if (textBlank && 'functools'.startsWith(body.slice(at, at + 9)) && at + 9 > body.length) return 'maybe';
     if (body.startsWith(FENCE, at)) return fenceAt(body, at);
     if (!HELD_FIRST_CHARACTERS.has(character)) return 'no';

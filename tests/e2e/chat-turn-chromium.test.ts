@@ -251,7 +251,7 @@ describe('Chromium: the page ends with the reply the final reading keeps', () =>
     test(`${shape.name}, on both fixture pages`, async () => {
       for (const [path, query] of [['/sillytavern/', { model: 'scripted-model' }], ['/openai-chat/', undefined]] as const) {
         const page = await openFixture(path, query);
-        await runReadingShapeTurn(page, model, shape);
+        await runReadingShapeTurn(page, model, shape, options);
         await page.close();
       }
     });

@@ -104,7 +104,7 @@ describe('Firefox: the page ends with the reply the final reading keeps', () => 
     test(`${shape.name}, on both fixture pages`, async () => {
       for (const url of [scenario.fixtures.pageUrl('/sillytavern/', { model: 'scripted-model' }), scenario.fixtures.pageUrl('/openai-chat/')]) {
         const page = await scenario.browser.openPage(url);
-        await runReadingShapeTurn(page, scenario.model, shape);
+        await runReadingShapeTurn(page, scenario.model, shape, scenario.options);
         await page.close();
       }
     });

@@ -4,6 +4,10 @@ import { defaultDelegations, scriptDelegatingRoot } from './support/delegating-r
 import { evaluateIn, waitUntil, type EvaluatingHandle } from './support/evaluating-handle';
 import { sendFixtureMessage, startFixtureMessage, waitForFixtureReady, waitForFixtureStatus } from './support/fixture-pages';
 import { readReplyGrowth, startSamplingReplyGrowth } from './support/reply-growth';
+import { readRunStore, readStorage, writeSettings, writeStorage, type ExtensionContextHandle } from './support/settings';
+import { waitForEndedRuns } from './chat-turn-scenarios';
+import { builtInProfiles } from '../../src/profiles/built-in-profiles';
+import type { SettingsInput } from '../../src/settings/schema';
 
 /** The scripted root's final reply: many sentences, so it is long enough to watch it grow. */
 export const LONG_REPLY = Array.from(
@@ -74,23 +78,72 @@ export async function stopDuringStreamedReply(page: EvaluatingHandle, model: Scr
   expect(shown).toBeLessThan(LONG_REPLY.length);
 }
 
-/** The final reply as gpt-oss writes it without a harmony parser. */
-export const READING_SHAPES = [
+/** A final reply whose reasoning or call markup the final reading drops, and the reply the page must end with. */
+export interface ReadingShape {
+  name: string;
+  /** The root's final answer, as the model writes it. */
+  content: string;
+  /** What the page and the run's record must both end with. */
+  reply: string;
+  /** What the root writes beside its tool calls before the reply (default: a plain preamble). */
+  delegatingContent?: string;
+  awaitingContent?: string;
+  /** The root's round cap: 2 makes the reply a wrap-up (no tools offered) after delegate and await. */
+  rootRounds?: number;
+}
+
+export const READING_SHAPES: readonly ReadingShape[] = [
+  // gpt-oss without a harmony parser.
   { name: 'a harmony analysis', content: '<|channel|>analysis<|message|>Answer in one line.<|end|>Mara lights the lamp.', reply: 'Mara lights the lamp.' },
-] as const;
+  // QwQ and R1 distills: the chat template opens `<think>` in the prompt, so every answer closes it bare.
+  {
+    name: 'bare </think> reasoning on every turn',
+    delegatingContent: 'The user wants the retinue first.</think>',
+    awaitingContent: 'Now wait for them.</think>',
+    content: 'Their notes are in. I will keep it short and quote them.</think>\n\nMara lights the lamp.',
+    reply: 'Mara lights the lamp.',
+  },
+  {
+    name: 'a text call in the wrap-up',
+    rootRounds: 2,
+    content: 'Mara lights the lamp.\n<tool_call>\n{"name": "agent_list", "arguments": {}}\n</tool_call>',
+    reply: 'Mara lights the lamp.',
+  },
+];
 
 /**
  * One reading of an answer (issue 22): the root's final reply carries reasoning or call markup the
- * final reading drops; the page ends with the clean reply, with none of that markup.
+ * final reading drops; the page ends with the clean reply, with none of that markup, and it is the
+ * reply the run recorded. `options` is an extension page (settings and the run store).
  */
-export async function runReadingShapeTurn(page: EvaluatingHandle, model: ScriptedModelServer, shape: (typeof READING_SHAPES)[number]): Promise<void> {
+export async function runReadingShapeTurn(page: EvaluatingHandle, model: ScriptedModelServer, shape: ReadingShape, options: ExtensionContextHandle): Promise<void> {
   model.reset();
-  scriptDelegatingRoot(model, { reply: () => shape.content, replySlowly: { pieces: 12, delayMs: 20 } });
-  await waitForFixtureReady(page);
-  const turn = await sendFixtureMessage(page, 'Mara reaches the lighthouse.');
+  const settings = (await readStorage(options, 'settings')) as SettingsInput;
+  if (shape.rootRounds !== undefined) {
+    const root = builtInProfiles.find((profile) => profile.id === 'root')!;
+    await writeSettings(options, { ...settings, profiles: [...(settings.profiles ?? []), { ...root, budget: { ...root.budget, maxRounds: shape.rootRounds } }] });
+    // The wrap-up offers no tools at all.
+    model.script((request) => (request.toolNames.length === 0 ? { content: shape.content, slowly: { pieces: 12, delayMs: 20 } } : undefined));
+  }
+  scriptDelegatingRoot(model, {
+    reply: () => shape.content,
+    replySlowly: { pieces: 12, delayMs: 20 },
+    ...(shape.delegatingContent === undefined ? {} : { delegatingContent: shape.delegatingContent }),
+    ...(shape.awaitingContent === undefined ? {} : { awaitingContent: shape.awaitingContent }),
+  });
+  try {
+    await waitForFixtureReady(page);
+    const before = (await readRunStore(options)).runs.length;
+    const turn = await sendFixtureMessage(page, 'Mara reaches the lighthouse.');
 
-  expect(turn.status).toBe('done');
-  expect(turn.reply.startsWith(shape.reply)).toBe(true);
-  expect(turn.reply).not.toContain('<|');
-  expect(turn.reply).not.toContain('<tool_call>');
+    expect(turn.status).toBe('done');
+    expect(turn.reply.trim()).toBe(shape.reply);
+    const { runs } = await waitForEndedRuns(options, before + 1);
+    expect(runs.at(-1)?.reply).toBe(turn.reply.trim());
+    if (shape.rootRounds !== undefined) expect(model.requests.some((request) => request.toolNames.length === 0)).toBe(true);
+  } finally {
+    await writeSettings(options, settings);
+    // What the model taught (its answers close reasoning bare) must not shape the next tests' turns.
+    await writeStorage(options, { bareThinkEndpoints: {} });
+  }
 }

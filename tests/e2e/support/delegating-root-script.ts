@@ -41,6 +41,10 @@ export interface DelegatingRootOptions {
   delayMs?: number;
   /** Writes the final reply slowly, as a model does: `pieces` deltas, `delayMs` apart. */
   replySlowly?: { pieces: number; delayMs: number };
+  /** The text the root writes beside its delegate calls (default: a one-sentence preamble). */
+  delegatingContent?: string;
+  /** The text the root writes beside its await call (default: none). */
+  awaitingContent?: string;
 }
 
 const defaultReply = (findings: string[]) =>
@@ -91,7 +95,7 @@ export function scriptDelegatingRoot(model: ScriptedModelServer, options: Delega
     if (!called.includes('agent_delegate')) {
       return withDelay(
         {
-          content: 'I will ask the retinue first.',
+          content: options.delegatingContent ?? 'I will ask the retinue first.',
           toolCalls: delegations.map((delegation) => ({
             name: 'agent_delegate',
             arguments: { agentId: delegation.agentId, task: { title: delegation.title, objective: delegation.objective } },
@@ -101,7 +105,8 @@ export function scriptDelegatingRoot(model: ScriptedModelServer, options: Delega
       );
     }
     if (!called.includes('agent_await')) {
-      return withDelay({ toolCalls: [{ name: 'agent_await', arguments: { mode: 'allCompleted' } }] }, delayMs);
+      const content = options.awaitingContent === undefined ? {} : { content: options.awaitingContent };
+      return withDelay({ ...content, toolCalls: [{ name: 'agent_await', arguments: { mode: 'allCompleted' } }] }, delayMs);
     }
     const toolResults = toolResultText(request);
     const delivered = delegations.map((delegation) => delegation.finding).filter((finding) => toolResults.includes(finding));

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import type { ReplyStreamEvent } from '../../../src/runtime/reply-stream';
-import { delegateCritic, isCritic, isRoot, startHarness, type Harness } from './runtime-harness';
+import { delegateCritic, isCritic, isRoot, startHarness, testProfiles, type Harness } from './runtime-harness';
 
 let harness: Harness;
 beforeEach(async () => {
@@ -179,4 +179,55 @@ test.each([
   expect(actual.reply).not.toContain('</think>');
   expect(actual.reply).not.toContain('<|');
   expect(actual.reply.length).toBeGreaterThan(0);
+});
+
+test('a model that closes its reasoning with a bare </think> on every turn: the page shows the recorded reply, and once the model is known, no reasoning', async () => {
+  const reasoning = 'The user wants the critic first; then I answer.';
+  const finalReply = 'The lamp gutters. Mara steps inside and bars the door behind her.';
+  const queueTurn = () => {
+    harness.server.queue(
+      isRoot,
+      { content: `${reasoning}</think>\n\n`, toolCalls: [delegateCritic], slowly: { pieces: 6, delayMs: 5 } },
+      { content: 'The critic should be done.</think>', toolCalls: [{ name: 'agent_await', arguments: {} }] },
+      { content: `The critic wants tension. I will keep it short.</think>\n\n${finalReply}`, slowly: { pieces: 20, delayMs: 5 } },
+    );
+    harness.server.queue(isCritic, { toolCalls: [{ name: 'task_return', arguments: { summary: 'More tension.' } }] });
+  };
+
+  // The first answer ever from this model: its reasoning read past the opening before the close came.
+  queueTurn();
+  const first = startRecording();
+  const firstRun = await first.done;
+  expect(firstRun.reply).toBe(first.pageText());
+  expect(firstRun.reply.endsWith(finalReply)).toBe(true);
+
+  // From then on the model is known: every turn is reasoning until its `</think>`.
+  queueTurn();
+  const later = startRecording();
+  const laterRun = await later.done;
+  expect(laterRun.reply).toBe(finalReply);
+  expect(later.pageText()).toBe(finalReply);
+  expect(later.seen.map(({ event }) => event.kind)).not.toContain('reply-discarded');
+  expect(later.reasoning()).toContain(reasoning);
+  expect(later.reasoning()).toContain('The critic wants tension. I will keep it short.');
+});
+
+test('a text call the root writes in its wrap-up never reaches the page, streamed', async () => {
+  await harness.close();
+  harness = await startHarness({ profiles: testProfiles({ root: { budget: { maxRounds: 2, maxToolCalls: 4 } } }) });
+  harness.server.queue(
+    isRoot,
+    { toolCalls: [delegateCritic] },
+    { toolCalls: [{ name: 'agent_await', arguments: {} }] },
+    { content: 'Mara lights the lamp.\n<tool_call>\n{"name": "agent_list", "arguments": {}}\n</tool_call>', slowly: { pieces: 12, delayMs: 5 } },
+  );
+  harness.server.queue(isCritic, { toolCalls: [{ name: 'task_return', arguments: { summary: 'More tension.' } }] });
+
+  const recording = startRecording();
+  const actual = await recording.done;
+
+  const wrapUp = harness.server.requests.filter(isRoot).at(-1);
+  expect(wrapUp?.toolNames).toEqual([]);
+  expect(actual.reply).toBe('Mara lights the lamp.');
+  expect(recording.pageText()).toBe(actual.reply);
 });

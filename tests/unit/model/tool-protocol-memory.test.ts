@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import {
+  BARE_THINK_STORAGE_KEY,
   CONTEXT_WINDOW_STORAGE_KEY,
   createStoredToolProtocolMemory,
   endpointKeyOf,
@@ -81,5 +82,19 @@ describe('what else an endpoint refused, in the same storage', () => {
     const later = createStoredToolProtocolMemory(storage);
     expect(await later.refusesStreamOptions(key)).toBe(true);
     expect(await later.isPrompted(key)).toBe(false);
+  });
+  test('a model seen closing its reasoning with a bare </think> is remembered once, apart from the rest', async () => {
+    const storage = fakeStorage();
+    const memory = createStoredToolProtocolMemory(storage);
+
+    await memory.rememberBareThink(key);
+    const stored = await storage.get(BARE_THINK_STORAGE_KEY);
+    await memory.rememberBareThink(key);
+
+    const later = createStoredToolProtocolMemory(storage);
+    expect(await later.opensWithBareThink(key)).toBe(true);
+    expect(await later.opensWithBareThink('other model')).toBe(false);
+    expect(await later.isPrompted(key)).toBe(false);
+    expect(await storage.get(BARE_THINK_STORAGE_KEY)).toEqual(stored);
   });
 });

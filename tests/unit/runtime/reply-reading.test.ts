@@ -72,10 +72,9 @@ describe('the stream gate reads an answer as the final reading does', () => {
     expect(page).not.toContain('</think>');
   });
 
-  // Functionary v3.2 without `>>>` opens with a bare tool name: the gate has no marker to hold it by (left open).
-  test.each(corpus.filter((entry) => entry.id !== 'functionary-v3.2-calls-only').map((entry) => [entry.id, entry.raw] as const))('corpus %s: the gate lets out no call text, and the page ends with the recorded reply', (_id, raw) => {
-    for (const toolNames of [corpusToolNames, []]) {
-      const { page, recorded } = streamed(raw, toolNames, 5, false);
+  test.each(corpus.map((entry) => [entry.id, entry.raw] as const))('corpus %s: the gate lets out no call text, and the page ends with the recorded reply', (_id, raw) => {
+    for (const [toolNames, helpersDone] of [[corpusToolNames, false], [corpusToolNames, true], [[], true]] as const) {
+      const { page, recorded } = streamed(raw, toolNames, 5, helpersDone);
       const read = readAnswer({ message: { role: 'assistant', content: raw }, finishReason: 'stop', usage: { promptTokens: 1, completionTokens: 1, totalTokens: 2 } }, toolNames);
       const calls = read.result.message.tool_calls ?? [];
       // A turn that calls tools is no reply: what it showed stays as a preamble, without the call.

@@ -164,3 +164,68 @@ test.each([
 ])('pastOpening(%j) is %s', (text, expected) => {
   expect(pastOpening(text)).toBe(expected);
 });
+
+describe('a model known to close its reasoning with a bare </think>', () => {
+  test('after its helpers, the turn streams as reasoning until the close, then as reply', () => {
+    const { events, stream, reply, reasoning } = record();
+    const turn = stream.startTurn(['agent_delegate'], { reasoningFirst: true });
+    turn.text('  The critic says the boots are wet. ');
+    turn.text('I should mention them.</th');
+    expect(reply()).toBe('');
+    expect(reasoning()).toBe('The critic says the boots are wet. I should mention them.');
+    turn.text('ink>\n\nHer boots squelch. ');
+    turn.text('She laughs.');
+    turn.end(false);
+    expect(reasoning()).toBe('The critic says the boots are wet. I should mention them.');
+    expect(reply()).toBe('Her boots squelch. She laughs.');
+    expect(events.some((event) => event.kind === 'reply-discarded')).toBe(false);
+    expect(stream.pageReply('Her boots squelch. She laughs.')).toBe('Her boots squelch. She laughs.');
+  });
+
+  test('in a wrap-up too (no tools offered)', () => {
+    const { stream, reply, reasoning } = record(false);
+    const turn = stream.startTurn([], { reasoningFirst: true });
+    for (const piece of ['Time is up. ', 'Answer now.', '</think>', 'The ferry ', 'leaves at dawn.']) turn.text(piece);
+    turn.end(false);
+    expect(reasoning()).toBe('Time is up. Answer now.');
+    expect(reply()).toBe('The ferry leaves at dawn.');
+  });
+
+  test('a turn that never closes its reasoning was all reply: it goes out whole at the end', () => {
+    const { stream, reply } = record();
+    const turn = stream.startTurn(['agent_delegate'], { reasoningFirst: true });
+    turn.text('The ferry leaves at dawn. ');
+    expect(reply()).toBe('');
+    turn.text('Mara waits.');
+    turn.end(false);
+    expect(reply()).toBe('The ferry leaves at dawn. Mara waits.');
+    expect(stream.pageReply('The ferry leaves at dawn. Mara waits.')).toBe('The ferry leaves at dawn. Mara waits.');
+  });
+
+  test('an explicit <think> block still reads as one', () => {
+    const { stream, reply, reasoning } = record();
+    const turn = stream.startTurn(['agent_delegate'], { reasoningFirst: true });
+    turn.text('<think>Short.</think>Hello.');
+    turn.end(false);
+    expect(reasoning()).toBe('Short.');
+    expect(reply()).toBe('Hello.');
+  });
+
+  test('without that knowledge, reasoning released before a late bare close stays on the page, set apart', () => {
+    const { stream, reply } = record();
+    const turn = stream.startTurn(['agent_delegate']);
+    turn.text('The critic says the boots are wet. ');
+    turn.text('</think>Her boots squelch.');
+    turn.end(false);
+    expect(reply()).toBe('The critic says the boots are wet.Her boots squelch.');
+    expect(stream.pageReply('Her boots squelch.')).toBe('The critic says the boots are wet.\n\nHer boots squelch.');
+  });
+});
+
+test('a turn that is only the beginning of a reasoning opener still goes out at its end', () => {
+  const { stream, reply } = record();
+  const turn = stream.startTurn(['agent_delegate']);
+  turn.text('<thi');
+  turn.end(false);
+  expect(reply()).toBe('<thi');
+});
