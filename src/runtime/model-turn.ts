@@ -1,6 +1,7 @@
 import type { ChatCompletionAssistantMessageParam, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { ProviderError, RetinueError } from '../errors';
 import type { ModelCallResult } from '../model/model-client';
+import { contentText } from '../model/prompted-tools';
 import { toolCallsOf } from '../model/tool-protocol';
 import { addUsage } from '../records/usage';
 import { appendAndSave, historyOf, journalIds, type InvocationDriver } from './invocation-driver';
@@ -128,7 +129,10 @@ export async function runModelTurn(driver: InvocationDriver, prepared: PreparedT
     totalTokens: result.usage.totalTokens,
     ...(result.usage.estimated === true ? { estimated: true } : {}),
   };
-  turnStream?.end(toolCallsOf(result.message).length > 0);
+  turnStream?.end(toolCallsOf(result.message).length > 0, {
+    content: contentText(result.message.content),
+    ...(result.reasoning ? { reasoning: result.reasoning } : {}),
+  });
   driver.invocation = { ...driver.invocation, usage: addUsage(driver.invocation.usage, usage) };
   session.addUsage(usage);
   await appendAndSave(driver, result.message);

@@ -21,8 +21,12 @@ export interface ReplyTurnStream {
   toolCallDelta: () => void;
   /** The call is retried from the beginning. */
   retry(): void;
-  /** The turn is complete; `callsTools` says whether it called tools (natively or in text). */
-  end(callsTools: boolean): void;
+  /**
+   * The turn is complete; `callsTools` says whether it called tools (natively or in text). `answer`
+   * is the turn as read: when no text delta came (an endpoint that answered a streamed request with
+   * one JSON body), its text and reasoning go out now, as one delta each.
+   */
+  end(callsTools: boolean, answer?: { content: string; reasoning?: string }): void;
   /** The call failed or was stopped. */
   abandon(): void;
 }
@@ -107,6 +111,8 @@ function createTurnGate(
   let bareCloseSearch = 0;
   /** Whitespace skipped before a bare-closed reasoning's first word. */
   let skippedSpace = 0;
+  /** Whether any text or reasoning delta came (a JSON answer to a streamed request has none). */
+  let deltaSeen = false;
 
   /**
    * A model known to close its reasoning with a bare `</think>` (its chat template opened the block):
@@ -228,10 +234,12 @@ function createTurnGate(
   return {
     text: (delta) => {
       if (over) return;
+      deltaSeen = true;
       content += delta;
       release(false);
     },
     reasoning: (delta) => {
+      deltaSeen = true;
       if (!over && delta !== '') send({ kind: 'reasoning-delta', text: delta });
     },
     toolCallDelta: () => {
@@ -249,9 +257,14 @@ function createTurnGate(
       bareCloseSearch = 0;
       skippedSpace = 0;
       opening = undefined;
+      deltaSeen = false;
     },
-    end(turnCallsTools) {
+    end(turnCallsTools, answer) {
       if (over) return;
+      if (answer && !deltaSeen) {
+        if (answer.reasoning) send({ kind: 'reasoning-delta', text: answer.reasoning });
+        content = answer.content;
+      }
       callsTools ||= turnCallsTools;
       if (callsTools) discardShown();
       else release(true);

@@ -149,6 +149,10 @@ export async function startScriptedModelServer(options: ScriptedModelServerOptio
       toolCallIds: (turn.toolCalls ?? []).map((call) => call.id ?? `call_${++toolCallCounter}`),
       piecesPerString,
     };
+    if (turn.verbatim && !('fault' in reply)) {
+      await sendVerbatim(response, turn.verbatim, recorded);
+      return;
+    }
     if ((!recorded.stream || turn.ignoreStream) && !('fault' in reply)) {
       recorded.outcome = 'answered';
       const text = JSON.stringify(completionBody(recorded, turn, shape));
@@ -261,6 +265,24 @@ async function readBody(request: IncomingMessage): Promise<string> {
     parts.push(buffer);
   }
   return Buffer.concat(parts).toString('utf8');
+}
+
+/** A recorded answer of a real server, as it sent it. */
+async function sendVerbatim(response: ServerResponse, verbatim: NonNullable<ScriptedTurn['verbatim']>, recorded: ScriptedRequest): Promise<void> {
+  recorded.outcome = 'answered';
+  if ('json' in verbatim) {
+    sendText(response, 200, JSON.stringify(verbatim.json), recorded);
+    return;
+  }
+  response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+  response.flushHeaders();
+  for (const line of verbatim.sse) {
+    if (response.destroyed) return;
+    if (line.startsWith('data: {')) recorded.contentWrittenAt.push(Date.now());
+    await writeAndDrain(response, `${line}\n\n`);
+  }
+  recorded.answeredAt = Date.now();
+  response.end();
 }
 
 function writeAndDrain(response: ServerResponse, text: string): Promise<void> {

@@ -47,6 +47,11 @@ export interface ScriptedTurn {
   cleanCut?: boolean;
   /** A streamed answer with no events at all, only `[DONE]`. */
   emptyStream?: boolean;
+  /**
+   * An answer as a real server sent it (a corpus replay), written verbatim: SSE lines (each
+   * `data: …`, `[DONE]` included), or a JSON body. The rest of the turn is ignored.
+   */
+  verbatim?: { sse: readonly string[] } | { json: unknown };
 }
 
 /** An HTTP error with an OpenAI-shaped body `{ error: { message, type, code } }`. */
