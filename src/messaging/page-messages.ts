@@ -16,6 +16,12 @@ export const PAGE_MESSAGE_MAX_CHARS = SNAPSHOT_LIMITS.maxChars + 100_000;
 /** One relayed chunk of a host call's response body. */
 export const HOST_CALL_CHUNK_MAX_CHARS = 1_000_000;
 
+/**
+ * A request body: any JSON object (not an array), its fields as they are. The same values a
+ * `z.record(z.string(), z.unknown())` takes, without the record schema in the bridge's bundle.
+ */
+export const jsonObjectSchema = z.looseObject({});
+
 const requestId = z.string().check(z.minLength(1), z.maxLength(64));
 const callId = z.string().check(z.minLength(1), z.maxLength(64));
 
@@ -25,7 +31,7 @@ export const pageToBridgeMessageSchema = z.discriminatedUnion('type', [
     type: z.literal('run-start'),
     requestId,
     adapter: z.enum(['openai-chat', 'sillytavern']),
-    body: z.record(z.string(), z.unknown()),
+    body: jsonObjectSchema,
     /** The conversation and message as the page names them (SillyTavern); one that does not parse is left out. */
     chat: z.catch(z.optional(pageChatIdentitySchema), undefined),
   }),

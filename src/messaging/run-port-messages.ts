@@ -1,7 +1,7 @@
 import { z } from 'zod/mini';
 import { pageChatIdentitySchema } from '../records/chat-identity';
 import { profileRefusalSchema, profileSourceSchema } from './connection-profile-messages';
-import { HOST_CALL_CHUNK_MAX_CHARS } from './page-messages';
+import { HOST_CALL_CHUNK_MAX_CHARS, jsonObjectSchema } from './page-messages';
 
 /** The name of the `runtime.Port` the bridge opens to the background for one run. */
 export const RUN_PORT_NAME = 'retinue-run';
@@ -21,7 +21,7 @@ export const bridgeToBackgroundMessageSchema = z.discriminatedUnion('type', [
   z.strictObject({
     type: z.literal('run-start'),
     adapter: z.enum(['openai-chat', 'sillytavern']),
-    body: z.record(z.string(), z.unknown()),
+    body: jsonObjectSchema,
     chat: z.optional(pageChatIdentitySchema),
   }),
   /** After the background went away mid-run: carry on with the stored run. */
@@ -71,7 +71,7 @@ export const backgroundToBridgeMessageSchema = z.discriminatedUnion('type', [
   z.strictObject({
     type: z.literal('host-call'),
     callId,
-    body: z.record(z.string(), z.unknown()),
+    body: jsonObjectSchema,
     /** Run the call on this SillyTavern connection profile (its name) instead of the page's own connection. */
     connectionProfile: z.optional(z.string().check(z.minLength(1), z.maxLength(100))),
   }),
