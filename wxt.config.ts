@@ -1,5 +1,5 @@
 import preact from '@preact/preset-vite';
-import { defineConfig } from 'wxt';
+import { defineConfig, type WxtUnimportOptions } from 'wxt';
 import { noLibraryInnerHtml } from './scripts/no-library-inner-html';
 import { zodWithoutCodeGeneration } from './scripts/zod-without-code-generation';
 import { CHROME_MANIFEST_KEY, GECKO_ID } from './src/extension/identity';
@@ -23,8 +23,18 @@ export const EXTENSION_PAGES_CSP = [
   "connect-src 'self' http: https:",
 ].join('; ');
 
+/**
+ * No auto-imports: a free `storage` (even a parameter of that name) made WXT import its storage
+ * module, whose top-level setup then ran in every worker start and every enabled page
+ * (docs/performance.md). WXT 0.20's `imports: false` drops only the global types and still injects.
+ * `autoImport` (unimport's plugin option) stops the injection and `disabled` (read by WXT) the global
+ * types, so a missing import fails the typecheck; neither is in WXT's option type.
+ */
+const NO_AUTO_IMPORTS = { autoImport: false, disabled: true } as unknown as WxtUnimportOptions;
+
 export default defineConfig({
   outDir,
+  imports: NO_AUTO_IMPORTS,
   modules: ['@wxt-dev/webextension-polyfill'],
   // The sources zip for addons.mozilla.org: what builds the extension, without tests, their fixtures and output.
   zip: { excludeSources: ['tests/**', 'test-output/**', 'bench/**', '.ci/**'] },

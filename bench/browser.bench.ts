@@ -6,9 +6,12 @@
  * extension's worker (`ServiceWorker.startWorker`) until CDP reports it running, which is after its
  * script has been evaluated. Pairs are interleaved so both sides share the machine's load; the
  * ratio of the medians is the figure (issue 23's goal: at most 2×).
+ *
+ * `RETINUE_BENCH_COMPARE=<a built chrome-mv3 folder>` (another commit's build) adds that build to
+ * each round, loaded without its key, so two builds are compared in the same run.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -21,6 +24,8 @@ const repositoryRoot = fileURLToPath(new URL('..', import.meta.url));
 const scratch = mkdtempSync(path.join(tmpdir(), 'retinue-bench-browser-'));
 const retinueDirectory = path.join(scratch, 'retinue');
 const trivialDirectory = path.join(scratch, 'trivial');
+const compareSource = process.env.RETINUE_BENCH_COMPARE;
+const compareDirectory = path.join(scratch, 'compare');
 
 if (!existsSync(chromiumExecutable)) {
   console.log(`No Chromium at ${chromiumExecutable}: install Debian's chromium or set RETINUE_CHROMIUM.`);
@@ -39,6 +44,13 @@ writeFileSync(
   JSON.stringify({ manifest_version: 3, name: 'Trivial worker', version: '1.0', background: { service_worker: 'background.js' } }),
 );
 writeFileSync(path.join(trivialDirectory, 'background.js'), "self.addEventListener('install', () => undefined);\n");
+if (compareSource) {
+  // Without the development key, so it gets an id of its own next to this build.
+  cpSync(compareSource, compareDirectory, { recursive: true });
+  const { key: _key, ...manifest } = JSON.parse(readFileSync(path.join(compareDirectory, 'manifest.json'), 'utf8')) as Record<string, unknown>;
+  writeFileSync(path.join(compareDirectory, 'manifest.json'), JSON.stringify({ ...manifest, version_name: 'compared build' }));
+}
+const loaded = [builtDirectory, trivialDirectory, ...(compareSource ? [compareDirectory] : [])].join(',');
 
 const context = await chromium.launchPersistentContext(path.join(scratch, 'profile'), {
   executablePath: chromiumExecutable,
@@ -46,8 +58,8 @@ const context = await chromium.launchPersistentContext(path.join(scratch, 'profi
   ignoreDefaultArgs: ['--disable-extensions'],
   args: [
     '--headless=new',
-    `--disable-extensions-except=${builtDirectory},${trivialDirectory}`,
-    `--load-extension=${builtDirectory},${trivialDirectory}`,
+    `--disable-extensions-except=${loaded}`,
+    `--load-extension=${loaded}`,
     '--no-sandbox',
     '--disable-gpu',
     '--disable-background-networking',
@@ -61,10 +73,10 @@ async function extensionIds(): Promise<string[]> {
   const deadline = Date.now() + 15_000;
   while (Date.now() < deadline) {
     const ids = [...new Set(context.serviceWorkers().map((worker) => new URL(worker.url()).host))];
-    if (ids.length >= 2) return ids;
+    if (ids.length >= (compareSource ? 3 : 2)) return ids;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  throw new Error('Both extensions did not start a worker within 15 s.');
+  throw new Error('Not every extension started a worker within 15 s.');
 }
 
 type VersionUpdate = { versions: { registrationId: string; scriptURL: string; runningStatus: string }[] };
@@ -106,28 +118,37 @@ try {
   const manifests = await Promise.all(
     ids.map(async (id) => {
       const worker = context.serviceWorkers().find((candidate) => candidate.url().startsWith(`chrome-extension://${id}/`));
-      return { id, name: worker ? await worker.evaluate(() => chrome.runtime.getManifest().name) : '' };
+      const manifest = worker ? await worker.evaluate(() => chrome.runtime.getManifest()) : { name: '' };
+      return { id, name: manifest.name, compared: manifest.version_name === 'compared build' };
     }),
   );
   const trivialId = manifests.find((entry) => entry.name === 'Trivial worker')?.id;
-  const ourId = manifests.find((entry) => entry.id !== trivialId)?.id;
-  if (!trivialId || !ourId) throw new Error('Could not tell the two extensions apart.');
+  const comparedId = manifests.find((entry) => entry.compared)?.id;
+  const ourId = manifests.find((entry) => entry.id !== trivialId && !entry.compared)?.id;
+  if (!trivialId || !ourId || (compareSource && !comparedId)) throw new Error('Could not tell the extensions apart.');
 
   const ours: number[] = [];
   const trivial: number[] = [];
+  const compared: number[] = [];
   await coldStart(session, running, ourId);
   await coldStart(session, running, trivialId);
+  if (comparedId) await coldStart(session, running, comparedId);
   for (let pair = 0; pair < PAIRS; pair += 1) {
     ours.push(await coldStart(session, running, ourId));
     trivial.push(await coldStart(session, running, trivialId));
+    if (comparedId) compared.push(await coldStart(session, running, comparedId));
   }
   const ourMedian = median(ours);
   const trivialMedian = median(trivial);
   console.log(`worker cold start, median of ${PAIRS}: Retinue ${ourMedian.toFixed(1)} ms, trivial extension ${trivialMedian.toFixed(1)} ms`);
   console.log(`ratio ${(ourMedian / trivialMedian).toFixed(2)}× (goal ≤ 2×)`);
+  if (comparedId) {
+    const comparedMedian = median(compared);
+    console.log(`compared build (${compareSource}): ${comparedMedian.toFixed(1)} ms, ratio ${(comparedMedian / trivialMedian).toFixed(2)}×`);
+  }
 } finally {
   await context.close();
   rmSync(scratch, { recursive: true, force: true });
 }
 
-declare const chrome: { runtime: { getManifest(): { name: string } } };
+declare const chrome: { runtime: { getManifest(): { name: string; version_name?: string } } };

@@ -1,5 +1,6 @@
 // First: zod must be jitless before any schema is built (no eval-like code at run time).
 import '../src/zod-jitless';
+import { defineBackground } from 'wxt/utils/define-background';
 import { sharedBackgroundContext } from '../src/background/background-context';
 import { installInterruptedRunRecovery } from '../src/background/interrupted-runs';
 import { installPanelService } from '../src/background/panel-service';

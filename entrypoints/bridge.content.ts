@@ -1,6 +1,7 @@
 // First: zod must be jitless before any schema is built (no eval-like code at run time).
 import '../src/zod-jitless';
 import { browser } from 'wxt/browser';
+import { defineContentScript } from 'wxt/utils/define-content-script';
 import { answerConnectionProfileRequest } from '../src/bridge/connection-profile-requests';
 import type { ConnectionProfileQuery } from '../src/bridge/connection-profile-query';
 import { acceptPageHookPorts, servePagePort } from '../src/bridge/page-connection';

@@ -1,3 +1,4 @@
+import { defineContentScript } from 'wxt/utils/define-content-script';
 import { installPageHook } from '../src/page-hook/install-page-hook';
 
 /**

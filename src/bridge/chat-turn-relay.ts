@@ -1,5 +1,5 @@
 import { createPageResponseWriter } from '../hosts/page-response-writer';
-import { sourceProtocolFor } from '../hosts/sillytavern/source-protocols';
+import { sourceStreamFormatFor } from '../hosts/sillytavern/source-stream-formats';
 import type { BridgeToPageMessage, PageToBridgeMessage } from '../messaging/page-messages';
 import {
   backgroundToBridgeMessageSchema,
@@ -43,11 +43,11 @@ export interface ChatTurnRelay {
 export function createChatTurnRelay(options: ChatTurnRelayOptions): ChatTurnRelay {
   const { requestId } = options;
   const body = options.start?.body ?? {};
-  const sourceProtocol = options.start ? sourceProtocolFor(options.start.adapter, body) : undefined;
+  const streamFormat = options.start ? sourceStreamFormatFor(options.start.adapter, body) : undefined;
   const writer = createPageResponseWriter({
     stream: body.stream === true,
     model: typeof body.model === 'string' ? body.model : undefined,
-    ...(sourceProtocol ? { streamFormat: sourceProtocol.streamFormat } : {}),
+    ...(streamFormat ? { streamFormat } : {}),
     send: (part) => {
       if (part.kind === 'start') options.toPage({ type: 'response-start', requestId, status: part.status, contentType: part.contentType });
       else if (part.kind === 'chunk') options.toPage({ type: 'response-chunk', requestId, text: part.text });

@@ -10,10 +10,10 @@ export interface SitesOnStorage {
  * `sitesOn` list each time it is asked. It reads nothing else and listens to no `storage.onChanged`:
  * a change listener would receive every changed value of storage.local, the settings document too.
  */
-export function readSiteEnabled(storage: SitesOnStorage, origin: string): { isOn(): Promise<boolean> } {
+export function readSiteEnabled(sitesOnStorage: SitesOnStorage, origin: string): { isOn(): Promise<boolean> } {
   return {
     isOn: () =>
-      storage.local.get(SITES_ON_STORAGE_KEY).then(
+      sitesOnStorage.local.get(SITES_ON_STORAGE_KEY).then(
         (items) => isOriginInSitesOn(items[SITES_ON_STORAGE_KEY], origin),
         () => false,
       ),

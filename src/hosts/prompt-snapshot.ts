@@ -1,7 +1,7 @@
 import { z } from 'zod';
+import { SNAPSHOT_LIMITS } from './snapshot-limits';
 
-/** Size caps on what a page may hand over as one chat turn. */
-export const SNAPSHOT_LIMITS = { maxMessages: 2_000, maxChars: 4_000_000 } as const;
+export { SNAPSHOT_LIMITS } from './snapshot-limits';
 
 const contentPartSchema = z.looseObject({ type: z.string() });
 

@@ -1,9 +1,11 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 
 /**
  * SillyTavern connection profiles as Retinue sees them: what the page hook reads from the page, what
  * the bridge passes on, and what the options page asks for. Only names, sources and models (no ids,
  * server URLs, secret ids or proxies): the bridge keeps only what it needs (DESIGN.md §10).
+ * Written in `zod/mini`, which tree-shakes: the bridge content script carries these schemas into
+ * every enabled page (docs/performance.md); the background and UI use them as they are.
  */
 
 /** The most profiles one answer carries; a page with more lists the first ones. */
@@ -19,19 +21,19 @@ export const profileRefusalSchema = z.enum([
 ]);
 
 /** A Chat Completion source name as SillyTavern spells them (`openai`, `azure_openai`, ...). */
-export const profileSourceSchema = z.string().max(64).regex(/^[a-z0-9_-]+$/i);
+export const profileSourceSchema = z.string().check(z.maxLength(64), z.regex(/^[a-z0-9_-]+$/i));
 
 export const connectionProfileSummarySchema = z.strictObject({
-  name: z.string().min(1).max(100),
-  source: profileSourceSchema.optional(),
-  model: z.string().max(200).optional(),
+  name: z.string().check(z.minLength(1), z.maxLength(100)),
+  source: z.optional(profileSourceSchema),
+  model: z.optional(z.string().check(z.maxLength(200))),
   /** Absent when a helper can run on it. */
-  refusal: profileRefusalSchema.optional(),
+  refusal: z.optional(profileRefusalSchema),
 });
 export type ConnectionProfileSummaryMessage = z.infer<typeof connectionProfileSummarySchema>;
 
 /** `null`: the page has no Connection Manager (not SillyTavern, or the extension is off). */
-export const connectionProfileListSchema = z.array(connectionProfileSummarySchema).max(MAX_LISTED_PROFILES).nullable();
+export const connectionProfileListSchema = z.nullable(z.array(connectionProfileSummarySchema).check(z.maxLength(MAX_LISTED_PROFILES)));
 
 /** What an extension page sends a tab's bridge to learn that page's connection profiles. */
 export const connectionProfilesRequestSchema = z.strictObject({ type: z.literal('connection-profiles-request') });
@@ -39,7 +41,7 @@ export type ConnectionProfilesRequest = z.infer<typeof connectionProfilesRequest
 
 /** The bridge's answer: the profiles, or why there are none to show. */
 export const connectionProfilesAnswerSchema = z.discriminatedUnion('kind', [
-  z.strictObject({ kind: z.literal('profiles'), profiles: z.array(connectionProfileSummarySchema).max(MAX_LISTED_PROFILES) }),
+  z.strictObject({ kind: z.literal('profiles'), profiles: z.array(connectionProfileSummarySchema).check(z.maxLength(MAX_LISTED_PROFILES)) }),
   /** The page is not SillyTavern, or its Connection Manager is off. */
   z.strictObject({ kind: z.literal('no-connection-manager') }),
   /** Retinue's page hook did not answer (the page is still loading, or Retinue is off for it). */

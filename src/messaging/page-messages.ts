@@ -1,5 +1,5 @@
-import { z } from 'zod';
-import { SNAPSHOT_LIMITS } from '../hosts/prompt-snapshot';
+import { z } from 'zod/mini';
+import { SNAPSHOT_LIMITS } from '../hosts/snapshot-limits';
 import { pageChatIdentitySchema } from '../records/chat-identity';
 import { connectionProfileListSchema, profileRefusalSchema, profileSourceSchema } from './connection-profile-messages';
 
@@ -16,8 +16,14 @@ export const PAGE_MESSAGE_MAX_CHARS = SNAPSHOT_LIMITS.maxChars + 100_000;
 /** One relayed chunk of a host call's response body. */
 export const HOST_CALL_CHUNK_MAX_CHARS = 1_000_000;
 
-const requestId = z.string().min(1).max(64);
-const callId = z.string().min(1).max(64);
+/**
+ * A request body: any JSON object (not an array), its fields as they are. The same values a
+ * `z.record(z.string(), z.unknown())` takes, without the record schema in the bridge's bundle.
+ */
+export const jsonObjectSchema = z.looseObject({});
+
+const requestId = z.string().check(z.minLength(1), z.maxLength(64));
+const callId = z.string().check(z.minLength(1), z.maxLength(64));
 
 /** Everything the page may say. Anything else is dropped. */
 export const pageToBridgeMessageSchema = z.discriminatedUnion('type', [
@@ -25,25 +31,25 @@ export const pageToBridgeMessageSchema = z.discriminatedUnion('type', [
     type: z.literal('run-start'),
     requestId,
     adapter: z.enum(['openai-chat', 'sillytavern']),
-    body: z.record(z.string(), z.unknown()),
+    body: jsonObjectSchema,
     /** The conversation and message as the page names them (SillyTavern); one that does not parse is left out. */
-    chat: pageChatIdentitySchema.optional().catch(undefined),
+    chat: z.catch(z.optional(pageChatIdentitySchema), undefined),
   }),
   z.strictObject({ type: z.literal('run-abort'), requestId }),
   z.strictObject({
     type: z.literal('host-call-start'),
     requestId,
     callId,
-    status: z.number().int().min(100).max(599),
-    contentType: z.string().max(200),
+    status: z.int().check(z.minimum(100), z.maximum(599)),
+    contentType: z.string().check(z.maxLength(200)),
     /** The model's `Retry-After` header, so a rate-limited host call waits as long as it is asked to. */
-    retryAfter: z.string().max(100).optional(),
+    retryAfter: z.optional(z.string().check(z.maxLength(100))),
   }),
-  z.strictObject({ type: z.literal('host-call-chunk'), requestId, callId, text: z.string().max(HOST_CALL_CHUNK_MAX_CHARS) }),
+  z.strictObject({ type: z.literal('host-call-chunk'), requestId, callId, text: z.string().check(z.maxLength(HOST_CALL_CHUNK_MAX_CHARS)) }),
   z.strictObject({ type: z.literal('host-call-end'), requestId, callId }),
-  z.strictObject({ type: z.literal('host-call-error'), requestId, callId, message: z.string().max(2_000) }),
+  z.strictObject({ type: z.literal('host-call-error'), requestId, callId, message: z.string().check(z.maxLength(2_000)) }),
   /** The page could not make a call on the connection profile it was asked for, and says why (a code, no text). */
-  z.strictObject({ type: z.literal('host-call-refused'), requestId, callId, refusal: profileRefusalSchema, source: profileSourceSchema.optional() }),
+  z.strictObject({ type: z.literal('host-call-refused'), requestId, callId, refusal: profileRefusalSchema, source: z.optional(profileSourceSchema) }),
   /** The page's SillyTavern connection profiles, answering the bridge's `connection-profiles-request`. */
   z.strictObject({ type: z.literal('connection-profiles'), queryId: requestId, profiles: connectionProfileListSchema }),
 ]);

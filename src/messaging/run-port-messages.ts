@@ -1,7 +1,7 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { pageChatIdentitySchema } from '../records/chat-identity';
 import { profileRefusalSchema, profileSourceSchema } from './connection-profile-messages';
-import { HOST_CALL_CHUNK_MAX_CHARS } from './page-messages';
+import { HOST_CALL_CHUNK_MAX_CHARS, jsonObjectSchema } from './page-messages';
 
 /** The name of the `runtime.Port` the bridge opens to the background for one run. */
 export const RUN_PORT_NAME = 'retinue-run';
@@ -12,20 +12,20 @@ export const RUN_PORT_NAME = 'retinue-run';
  */
 export const KEEP_ALIVE_INTERVAL_MS = 15_000;
 
-const callId = z.string().min(1).max(64);
+const callId = z.string().check(z.minLength(1), z.maxLength(64));
 /** The most text one streamed reply or reasoning message carries; longer text goes in several. */
 export const RUN_STREAM_TEXT_MAX_CHARS = 16_000;
 
-/** What the bridge sends the background over a run port. */
+/** What the bridge sends the background over a run port (`zod/mini`: the bridge carries these; see page-messages.ts). */
 export const bridgeToBackgroundMessageSchema = z.discriminatedUnion('type', [
   z.strictObject({
     type: z.literal('run-start'),
     adapter: z.enum(['openai-chat', 'sillytavern']),
-    body: z.record(z.string(), z.unknown()),
-    chat: pageChatIdentitySchema.optional(),
+    body: jsonObjectSchema,
+    chat: z.optional(pageChatIdentitySchema),
   }),
   /** After the background went away mid-run: carry on with the stored run. */
-  z.strictObject({ type: z.literal('run-resume'), runId: z.string().min(1).max(100) }),
+  z.strictObject({ type: z.literal('run-resume'), runId: z.string().check(z.minLength(1), z.maxLength(100)) }),
   /** A chat turn too large for the bridge to read: the background notes it for the side panel and passes it through. */
   z.strictObject({ type: z.literal('run-over-limit'), limit: z.literal('snapshot-size') }),
   z.strictObject({ type: z.literal('run-abort') }),
@@ -33,14 +33,14 @@ export const bridgeToBackgroundMessageSchema = z.discriminatedUnion('type', [
   z.strictObject({
     type: z.literal('host-call-start'),
     callId,
-    status: z.number().int().min(100).max(599),
-    contentType: z.string().max(200),
-    retryAfter: z.string().max(100).optional(),
+    status: z.int().check(z.minimum(100), z.maximum(599)),
+    contentType: z.string().check(z.maxLength(200)),
+    retryAfter: z.optional(z.string().check(z.maxLength(100))),
   }),
-  z.strictObject({ type: z.literal('host-call-chunk'), callId, text: z.string().max(HOST_CALL_CHUNK_MAX_CHARS) }),
+  z.strictObject({ type: z.literal('host-call-chunk'), callId, text: z.string().check(z.maxLength(HOST_CALL_CHUNK_MAX_CHARS)) }),
   z.strictObject({ type: z.literal('host-call-end'), callId }),
-  z.strictObject({ type: z.literal('host-call-error'), callId, message: z.string().max(2_000) }),
-  z.strictObject({ type: z.literal('host-call-refused'), callId, refusal: profileRefusalSchema, source: profileSourceSchema.optional() }),
+  z.strictObject({ type: z.literal('host-call-error'), callId, message: z.string().check(z.maxLength(2_000)) }),
+  z.strictObject({ type: z.literal('host-call-refused'), callId, refusal: profileRefusalSchema, source: z.optional(profileSourceSchema) }),
 ]);
 export type BridgeToBackgroundMessage = z.infer<typeof bridgeToBackgroundMessageSchema>;
 
@@ -49,31 +49,31 @@ export const backgroundToBridgeMessageSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('run-accepted'), runId: z.string() }),
   /** Not Retinue's to answer: the page hook sends the request on to the page's server. */
   z.strictObject({ type: z.literal('pass-through') }),
-  z.strictObject({ type: z.literal('run-progress'), line: z.string().max(500) }),
+  z.strictObject({ type: z.literal('run-progress'), line: z.string().check(z.maxLength(500)) }),
   /** Reply text as the model writes it (streamed pages show it at once). */
-  z.strictObject({ type: z.literal('run-reply-delta'), text: z.string().max(RUN_STREAM_TEXT_MAX_CHARS) }),
+  z.strictObject({ type: z.literal('run-reply-delta'), text: z.string().check(z.maxLength(RUN_STREAM_TEXT_MAX_CHARS)) }),
   /** The root's reasoning as the model writes it, for the page's reasoning channel. */
-  z.strictObject({ type: z.literal('run-reasoning-delta'), text: z.string().max(RUN_STREAM_TEXT_MAX_CHARS) }),
+  z.strictObject({ type: z.literal('run-reasoning-delta'), text: z.string().check(z.maxLength(RUN_STREAM_TEXT_MAX_CHARS)) }),
   /** Reply text already sent belonged to a tool-calling turn: what follows starts after a break. */
   z.strictObject({ type: z.literal('run-reply-discarded') }),
   /** The run's reply; `streamed` when every word of it already went out as `run-reply-delta`. */
   z.strictObject({
     type: z.literal('run-reply'),
     reply: z.string(),
-    streamed: z.boolean().optional(),
+    streamed: z.optional(z.boolean()),
     /** Helpers still working after a reply deadline: the port stays open for their host calls until `run-closed`. */
-    helpersWorking: z.number().int().min(1).max(1_000).optional(),
+    helpersWorking: z.optional(z.int().check(z.minimum(1), z.maximum(1_000))),
   }),
   /** A run that replied early has ended (its helpers are done): the bridge may close the port. */
   z.strictObject({ type: z.literal('run-closed') }),
   /** The run failed or was cancelled: `status` is the HTTP status the page gets, `message` says why. */
-  z.strictObject({ type: z.literal('run-failed'), status: z.number().int(), message: z.string() }),
+  z.strictObject({ type: z.literal('run-failed'), status: z.int(), message: z.string() }),
   z.strictObject({
     type: z.literal('host-call'),
     callId,
-    body: z.record(z.string(), z.unknown()),
+    body: jsonObjectSchema,
     /** Run the call on this SillyTavern connection profile (its name) instead of the page's own connection. */
-    connectionProfile: z.string().min(1).max(100).optional(),
+    connectionProfile: z.optional(z.string().check(z.minLength(1), z.maxLength(100))),
   }),
   z.strictObject({ type: z.literal('host-call-abort'), callId }),
 ]);

@@ -1,4 +1,6 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
+
+// In `zod/mini` (tree-shakes): the bridge content script parses the page's identity with these.
 
 /**
  * How sure a run's identity is: `page` (the page names its chat and message: SillyTavern's ids, the
@@ -8,7 +10,7 @@ import { z } from 'zod';
 export const identityBasisSchema = z.enum(['page', 'url', 'guessed']);
 export type IdentityBasis = z.infer<typeof identityBasisSchema>;
 
-const keySchema = z.string().min(1).max(100);
+const keySchema = z.string().check(z.minLength(1), z.maxLength(100));
 
 /**
  * Which conversation and message a run belongs to. `historyKey` is the message key: a hash of the
@@ -19,22 +21,22 @@ const keySchema = z.string().min(1).max(100);
  * {@link identityBasis}).
  */
 export const chatIdentitySchema = z.strictObject({
-  conversationId: z.string().min(1).max(200),
-  messageIndex: z.number().int().min(0).max(1_000_000).optional(),
-  swipeId: z.number().int().min(0).max(100_000).optional(),
+  conversationId: z.string().check(z.minLength(1), z.maxLength(200)),
+  messageIndex: z.optional(z.int().check(z.minimum(0), z.maximum(1_000_000))),
+  swipeId: z.optional(z.int().check(z.minimum(0), z.maximum(100_000))),
   historyKey: keySchema,
-  previousKey: keySchema.optional(),
-  basis: identityBasisSchema.optional(),
+  previousKey: z.optional(keySchema),
+  basis: z.optional(identityBasisSchema),
 });
 export type ChatIdentity = z.infer<typeof chatIdentitySchema>;
 
 /** What the page (or the runner) says about the conversation; the runtime adds the hashes. */
 export const pageChatIdentitySchema = z.strictObject({
-  conversationId: z.string().min(1).max(200),
-  messageIndex: z.number().int().min(0).max(1_000_000).optional(),
-  swipeId: z.number().int().min(0).max(100_000).optional(),
+  conversationId: z.string().check(z.minLength(1), z.maxLength(200)),
+  messageIndex: z.optional(z.int().check(z.minimum(0), z.maximum(1_000_000))),
+  swipeId: z.optional(z.int().check(z.minimum(0), z.maximum(100_000))),
   /** `url` when the page hook read the chat from the page's address; the page's own ids otherwise. */
-  basis: z.enum(['page', 'url']).optional(),
+  basis: z.optional(z.enum(['page', 'url'])),
 });
 export type PageChatIdentity = z.infer<typeof pageChatIdentitySchema>;
 

@@ -42,7 +42,7 @@ export const agentRunSchema = z.object({
   /** When the run was first seen at its spend cap (queued tasks were cancelled then, once). */
   tokenCapReachedAt: z.number().optional(),
   /** The conversation and message this run answers (see chat-identity.ts). */
-  chat: chatIdentitySchema.optional(),
+  chat: z.optional(chatIdentitySchema),
   /** The bytes the ended run keeps in the store, measured once for the per-origin quota (origin-storage-quota.ts). */
   storedBytes: z.number().int().min(0).optional(),
 });

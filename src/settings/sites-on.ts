@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import type { Settings } from './schema';
 
 /**
@@ -8,7 +8,8 @@ import type { Settings } from './schema';
  */
 export const SITES_ON_STORAGE_KEY = 'sitesOn';
 
-const sitesOnSchema = z.array(z.string().max(300)).max(1_000);
+// `zod/mini` (tree-shakes): the bridge content script reads this key.
+const sitesOnSchema = z.array(z.string().check(z.maxLength(300))).check(z.maxLength(1_000));
 
 /** The exact origins Retinue works on: none while the global switch is off. */
 export function originsSwitchedOn(settings: Pick<Settings, 'enabled' | 'sites'>): string[] {

@@ -12,8 +12,10 @@ import type { ChatCompletionMessageFunctionToolCall } from 'openai/resources/cha
 import { z } from 'zod';
 import type { CompletionBodyOutcome } from '../../model/completion-body';
 import type { ModelCallResult, WholeReplyProtocol } from '../../model/model-client';
-import { sseEvent, type PageStreamFormat } from '../page-stream-format';
 import { fixToolCallArguments, parseReplyJson, readFailure, turnOfBlocks } from './source-reply';
+
+// The page's stream lives in its own module, so the bridge carries it without the reply schemas.
+export { claudeStreamFormat } from './claude-stream-format';
 
 const MAX_BLOCKS = 1_000;
 
@@ -92,14 +94,3 @@ export function readClaudeReply(text: string): CompletionBodyOutcome {
 
 /** Calls through SillyTavern's Claude source. */
 export const claudeWholeReply: WholeReplyProtocol = { name: "SillyTavern's Claude source", callBody: claudeCallBody, readReply: readClaudeReply };
-
-/** Claude's own stream events, as SillyTavern's page reads them for this source. */
-export const claudeStreamFormat: PageStreamFormat = {
-  opening: (identity) =>
-    sseEvent({ type: 'message_start', message: { id: identity.id, type: 'message', role: 'assistant', model: identity.model, content: [] } }, 'message_start'),
-  text: (_identity, text) => sseEvent({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } }, 'content_block_delta'),
-  reasoning: (_identity, thinking) => sseEvent({ type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking } }, 'content_block_delta'),
-  idle: () => sseEvent({ type: 'ping' }, 'ping'),
-  closing: () =>
-    sseEvent({ type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null } }, 'message_delta') + sseEvent({ type: 'message_stop' }, 'message_stop'),
-};

@@ -12,8 +12,10 @@ import type { ChatCompletionMessageFunctionToolCall } from 'openai/resources/cha
 import { z } from 'zod';
 import type { CompletionBodyOutcome } from '../../model/completion-body';
 import type { ModelCallResult, WholeReplyProtocol } from '../../model/model-client';
-import { sseEvent, type PageStreamFormat } from '../page-stream-format';
 import { fixToolCallArguments, parseReplyJson, readFailure, turnOfBlocks } from './source-reply';
+
+// The page's stream lives in its own module, so the bridge carries it without the reply schemas.
+export { googleStreamFormat } from './google-stream-format';
 
 const MAX_PARTS = 1_000;
 
@@ -75,16 +77,3 @@ export function readGoogleReply(text: string): CompletionBodyOutcome {
 
 /** Calls through SillyTavern's Google sources. */
 export const googleWholeReply: WholeReplyProtocol = { name: "SillyTavern's Google source", callBody: googleCallBody, readReply: readGoogleReply };
-
-function candidateEvent(part: { text: string; thought?: boolean }, finishReason?: 'STOP'): string {
-  return sseEvent({ candidates: [{ content: { role: 'model', parts: [part] }, index: 0, ...(finishReason ? { finishReason } : {}) }] });
-}
-
-/** Gemini's own stream events, as SillyTavern's page reads them for these sources. */
-export const googleStreamFormat: PageStreamFormat = {
-  opening: () => candidateEvent({ text: '' }),
-  text: (_identity, text) => candidateEvent({ text }),
-  reasoning: (_identity, text) => candidateEvent({ text, thought: true }),
-  idle: () => candidateEvent({ text: '' }),
-  closing: () => candidateEvent({ text: '' }, 'STOP'),
-};

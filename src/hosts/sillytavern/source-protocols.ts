@@ -1,8 +1,11 @@
 import type { WholeReplyProtocol } from '../../model/model-client';
 import type { HostAdapterId } from '../chat-turn-request';
 import type { PageStreamFormat } from '../page-stream-format';
-import { claudeStreamFormat, claudeWholeReply } from './claude-source';
-import { googleStreamFormat, googleWholeReply } from './google-source';
+import { claudeWholeReply } from './claude-source';
+import { googleWholeReply } from './google-source';
+import { SOURCE_STREAM_FORMATS, sillyTavernSourceOf } from './source-stream-formats';
+
+export { sillyTavernSourceOf } from './source-stream-formats';
 
 /** How Retinue speaks with one of SillyTavern's non-OpenAI Chat Completion sources. */
 export interface SourceProtocol {
@@ -12,17 +15,12 @@ export interface SourceProtocol {
   streamFormat: PageStreamFormat;
 }
 
-const claude: SourceProtocol = { wholeReply: claudeWholeReply, streamFormat: claudeStreamFormat };
-const google: SourceProtocol = { wholeReply: googleWholeReply, streamFormat: googleStreamFormat };
+const wholeReplies: Readonly<Record<string, WholeReplyProtocol>> = { claude: claudeWholeReply, makersuite: googleWholeReply, vertexai: googleWholeReply };
 
 /** The sources, by `chat_completion_source`, that Retinue serves in their own shapes. */
-export const SOURCE_PROTOCOLS: Readonly<Record<string, SourceProtocol>> = { claude, makersuite: google, vertexai: google };
-
-/** The `chat_completion_source` of a SillyTavern request body (`openai` when it names none, as SillyTavern does). */
-export function sillyTavernSourceOf(body: unknown): string {
-  const source = (body as { chat_completion_source?: unknown } | null)?.chat_completion_source;
-  return typeof source === 'string' && source.length <= 64 ? source : 'openai';
-}
+export const SOURCE_PROTOCOLS: Readonly<Record<string, SourceProtocol>> = Object.fromEntries(
+  Object.entries(wholeReplies).map(([source, wholeReply]) => [source, { wholeReply, streamFormat: SOURCE_STREAM_FORMATS[source] as PageStreamFormat }]),
+);
 
 /**
  * The protocol of a chat turn's source when it is one of the above: undefined for OpenAI-shaped
@@ -30,5 +28,6 @@ export function sillyTavernSourceOf(body: unknown): string {
  */
 export function sourceProtocolFor(adapter: HostAdapterId, body: unknown): SourceProtocol | undefined {
   if (adapter !== 'sillytavern') return undefined;
-  return Object.hasOwn(SOURCE_PROTOCOLS, sillyTavernSourceOf(body)) ? SOURCE_PROTOCOLS[sillyTavernSourceOf(body)] : undefined;
+  const source = sillyTavernSourceOf(body);
+  return Object.hasOwn(SOURCE_PROTOCOLS, source) ? SOURCE_PROTOCOLS[source] : undefined;
 }
