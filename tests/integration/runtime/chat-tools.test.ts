@@ -92,3 +92,23 @@ test('a swipe: the tools read the run’s frozen snapshot, which leaves out the 
   expect(results[2]).toContain('### #10 user\nMira tries the key.');
   expect(results.join('\n')).not.toContain('knocker');
 });
+
+test('prompted protocol: a child that writes chat_read_messages as a text call gets the messages (the underscore in its name survives)', async () => {
+  harness.server.modes.refuseTools = true;
+  harness.server.modes.textCalls = 'hermes';
+  harness.server.queue(isRoot, { toolCalls: [delegate('continuity-checker', 'Check the key')] }, { toolCalls: [{ name: 'agent_await', arguments: {} }] }, { content: 'Checked.' });
+  harness.server.queue(
+    isChecker,
+    { toolCalls: [{ name: 'chat_search', arguments: { query: 'Tobias' } }] },
+    { toolCalls: [{ name: 'chat_read_messages', arguments: { from: 5, to: 5 } }] },
+    taskReturn('Tobias speaks in #5.'),
+  );
+
+  const actual = await harness.start({ snapshot: snapshotOf(storyMessages()) });
+
+  expect(actual.reply).toBe('Checked.');
+  const results = (await taskHistory(harness.store, actual.run.id, 'continuity-checker')).map((message) => String(message.content ?? '')).join('\n');
+  expect(results).toContain('- #5 assistant: Tobias spits into the water.');
+  expect(results).toContain('### #5 assistant\nTobias spits into the water.');
+  expect(results).not.toContain("There is no tool 'chat_read_messages'");
+});
