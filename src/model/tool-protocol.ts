@@ -11,16 +11,22 @@ import type {
 import { z } from 'zod';
 
 /**
- * The name a provider sees: dots become underscores (`agent.delegate` → `agent_delegate`), since
- * providers accept only `[a-zA-Z0-9_-]` in tool names. Canonical names never contain underscores.
+ * The name a provider sees: the dot becomes an underscore (`agent.delegate` → `agent_delegate`),
+ * since providers accept only `[a-zA-Z0-9_-]` in tool names. A canonical name is `namespace.tool`
+ * with one dot and a namespace without underscores; the tool part may have some (`chat.read_messages`).
  */
 export function toProviderToolName(canonicalName: string): string {
   return canonicalName.replaceAll('.', '_');
 }
 
-/** The canonical name for a provider's tool name (`agent_delegate` → `agent.delegate`). */
+/**
+ * The canonical name for a provider's tool name: its first underscore is the namespace's dot
+ * (`agent_delegate` → `agent.delegate`, `chat_read_messages` → `chat.read_messages`). A name that
+ * already has a dot (a model that wrote the canonical name) is kept as written.
+ */
 export function toCanonicalToolName(providerName: string): string {
-  return providerName.replaceAll('_', '.');
+  if (providerName.includes('.')) return providerName;
+  return providerName.replace('_', '.');
 }
 
 /** A tool as the registry describes it: canonical name, a description for the model, zod parameters. */

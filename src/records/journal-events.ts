@@ -87,6 +87,25 @@ export const journalEventDataSchemas = {
   'review-start': z.looseObject({ workspaceKey: z.string().optional() }),
   /** `lapse`: nobody decided in time, so the result counts as discarded. */
   'review-end': z.looseObject({ workspaceKey: z.string().optional(), state: z.string().optional(), lapse: z.string().optional() }),
+  /**
+   * A `chat.search` call: what it searched for (and within which messages), how many messages
+   * matched and the numbers of those it listed. The side panel shows it as what a task looked up.
+   */
+  'chat-searched': z.looseObject({
+    query: z.string().optional(),
+    role: z.string().optional(),
+    from: z.number().optional(),
+    to: z.number().optional(),
+    found: z.number().optional(),
+    messages: z.array(z.number()).optional(),
+  }),
+  /** A `chat.read_messages` call: the numbers of the messages it read; `cut` when some were cut or left out. */
+  'chat-messages-read': z.looseObject({
+    from: z.number().optional(),
+    to: z.number().optional(),
+    messages: z.array(z.number()).optional(),
+    cut: z.boolean().optional(),
+  }),
   /** The run used its spend cap (`budget.maxRunTokens`): no new tasks, the rest wrap up. */
   'token-cap-reached': z.looseObject({ cap: z.number().optional(), totalTokens: z.number().optional() }),
 } satisfies Record<string, z.ZodType<Record<string, unknown>>>;

@@ -87,6 +87,7 @@ export async function executeToolCalls(
       const content = [result.content, announcement?.line, ...limitNotes.notes].filter((part) => part !== undefined).join('\n\n');
       const handedOver = driver.delegation?.handedOver({ ...handover, announced: [...handover.announced, ...(announcement?.names ?? [])] }) ?? [];
       await appendToolResult(driver, toolResultMessage(call.id, content), handedOver);
+      if (result.lookup) driver.session.journal.note(result.lookup.type, { ...ids, data: { ...result.lookup.data, callId: call.id } });
     }
     driver.session.journal.note('tool-call-end', {
       ...ids,

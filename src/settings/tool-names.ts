@@ -14,6 +14,8 @@ export const allowableToolNames = [
   'workspace.commit',
   'workspace.finish',
   'chat.read',
+  'chat.search',
+  'chat.read_messages',
 ] as const;
 export type AllowableToolName = (typeof allowableToolNames)[number];
 

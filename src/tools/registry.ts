@@ -4,6 +4,8 @@ import { agentCancelTool } from './agent-cancel';
 import { agentDelegateTool } from './agent-delegate';
 import { agentListTool } from './agent-list';
 import { chatReadTool } from './chat-read';
+import { chatReadMessagesTool } from './chat-read-messages';
+import { chatSearchTool } from './chat-search';
 import { taskReturnTool } from './task-return';
 import type { Tool } from './tool-definition';
 import { workspaceCommitTool } from './workspace-commit';
@@ -25,4 +27,6 @@ export const toolRegistry: Readonly<Record<ToolName, Tool>> = {
   'workspace.commit': workspaceCommitTool,
   'workspace.finish': workspaceFinishTool,
   'chat.read': chatReadTool,
+  'chat.search': chatSearchTool,
+  'chat.read_messages': chatReadMessagesTool,
 };

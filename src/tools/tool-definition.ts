@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { SnapshotMessage } from '../hosts/prompt-snapshot';
+import type { JournalEventDataInput } from '../records/journal';
 import type { ResultCapsule } from '../records/capsule';
 import type { AgentTaskRecord, TaskBrief } from '../records/task';
 import type { TaskReview } from '../records/task-review';
@@ -26,11 +27,17 @@ export interface TaskHandover {
   announced: readonly string[];
 }
 
+/** Journal events a tool records about what it looked up (the side panel lists them per task). */
+export type ToolLookupType = 'chat-searched' | 'chat-messages-read';
+export type ToolLookup = { [T in ToolLookupType]: { type: T; data: JournalEventDataInput<T> } }[ToolLookupType];
+
 export interface ToolOutcome {
   /** The tool result the model reads. */
   content: string;
   ending?: InvocationEnding;
   handover?: TaskHandover;
+  /** What the call looked up, journaled with the call. */
+  lookup?: ToolLookup;
 }
 
 /** A delegated task as its parent knows it: by its name (the workspace key), never by an id. */

@@ -3,7 +3,7 @@ import { CancelledError, HostContractError, RetinueError } from '../errors';
 import { parseToolArguments, toCanonicalToolName, toProviderToolName, type ToolCallRequest } from '../model/tool-protocol';
 import type { ToolName } from '../settings/tool-names';
 import { toolRegistry } from './registry';
-import type { InvocationEnding, TaskHandover, ToolContext } from './tool-definition';
+import type { InvocationEnding, TaskHandover, ToolContext, ToolLookup } from './tool-definition';
 
 export interface DispatchInput {
   call: ToolCallRequest;
@@ -33,6 +33,8 @@ export interface DispatchResult {
   problem?: { code: string; message: string };
   /** Tasks this result hands over, to record with it. */
   handover?: TaskHandover;
+  /** What the call looked up, for the journal. */
+  lookup?: ToolLookup;
 }
 
 function isToolName(name: string): name is ToolName {
@@ -85,7 +87,7 @@ export async function dispatchToolCall(input: DispatchInput): Promise<DispatchRe
   }
   try {
     const outcome = await tool.execute(validated.data, context);
-    return { toolName: canonical, content: outcome.content, ending: outcome.ending, counts, refused: false, handover: outcome.handover };
+    return { toolName: canonical, content: outcome.content, ending: outcome.ending, counts, refused: false, handover: outcome.handover, lookup: outcome.lookup };
   } catch (error) {
     if (error instanceof HostContractError || error instanceof CancelledError) throw error;
     if (context.signal.aborted) throw error;

@@ -5,6 +5,7 @@ import type { AgentTaskRecord } from '../../records/task';
 import type { RunStore } from '../../store/run-store';
 import { t } from '../ui-text';
 import { formatCount, formatDuration, isTaskCancellable, taskDisplayStatus, taskElapsed } from './format';
+import { TaskLookups } from './lookup-list';
 import { ReviewMark } from './review-queue';
 import { StatusBadge } from './status-badge';
 import { TaskResultView } from './task-result';
@@ -64,6 +65,7 @@ function TaskRowComponent({ task, store, now, onCancel, children }: TaskRowProps
       </div>
       {open && (
         <div id={detailsId}>
+          <TaskLookups store={store} task={task} />
           <TaskResultView store={store} task={task} />
         </div>
       )}

@@ -21,6 +21,14 @@ describe('tool protocol', () => {
     expect(toProviderToolName('agent.delegate')).toBe('agent_delegate');
   });
 
+  test('a tool whose own name has an underscore keeps it: only the namespace separator is a dot', () => {
+    expect(toProviderToolName('chat.read_messages')).toBe('chat_read_messages');
+    expect(toCanonicalToolName('chat_read_messages')).toBe('chat.read_messages');
+    expect(toCanonicalToolName('agent_delegate')).toBe('agent.delegate');
+    // A model that writes the canonical name itself (a text tool call) is read as it wrote it.
+    expect(toCanonicalToolName('chat.read_messages')).toBe('chat.read_messages');
+  });
+
   test('a tool definition carries JSON Schema a provider accepts, without zod noise or validation-only bounds', () => {
     const parameters = z.strictObject({
       path: z.string().min(1).max(512).describe('A workspace path such as summaries/notes.md.'),

@@ -43,6 +43,15 @@ describe('built-in profiles', () => {
     }
   });
 
+  test.each(['continuity-checker', 'researcher'])('%s looks things up in the chat and cites message numbers', (id) => {
+    const profile = byId([...builtInProfiles], id) as AgentProfile;
+
+    expect(profile.tools.allow).toEqual(expect.arrayContaining(['chat.search', 'chat.read_messages']));
+    expect(profile.systemPrompt).toContain('chat_search');
+    expect(profile.systemPrompt).toContain('chat_read_messages');
+    expect(profile.systemPrompt).toMatch(/message number|by number/);
+  });
+
   test('ids are unique', () => {
     const ids = builtInProfiles.map((profile) => profile.id);
 

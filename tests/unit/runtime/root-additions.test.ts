@@ -11,3 +11,9 @@ test(`the built-in root adds at most ${ROOT_ADDITIONS_BUDGET} characters to the 
   expect(actual.instructions).toContain('How your reply is sent');
   expect(actual.characters).toBeLessThanOrEqual(ROOT_ADDITIONS_BUDGET);
 });
+
+test("the chat tools are described to the helpers that use them, not in the root's additions", () => {
+  const actual = rootAdditions(profileSchema.parse(rootProfile));
+
+  expect(`${actual.instructions}${actual.toolDefinitionsJson}`).not.toMatch(/chat_search|chat_read_messages/);
+});

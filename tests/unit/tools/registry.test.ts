@@ -14,7 +14,8 @@ test('every tool module is in the registry, under the name its file is named aft
     .map((file) => file.replace(/\.ts$/, ''))
     .sort();
   const registered = Object.keys(toolRegistry)
-    .map((name) => name.replace('.', '-'))
+    // Files are kebab-case: `chat.read_messages` lives in chat-read-messages.ts.
+    .map((name) => name.replace('.', '-').replaceAll('_', '-'))
     .sort();
 
   expect(registered).toEqual(moduleNames);
