@@ -9,7 +9,7 @@ export const workspaceListParameters = z.strictObject({
 export const workspaceListTool = defineTool({
   name: 'workspace.list',
   description:
-    'List the files and folders of your workspace (or of one folder in it), with their sizes in characters. Use it to find notes you or other agents left.',
+    'List the files and folders of your workspace (or of one folder in it), with their sizes in characters. Use it to find notes you or other agents left; memory/ holds what you kept from earlier turns of this conversation.',
   parameters: workspaceListParameters,
   async execute(args, context) {
     const entries = await context.workspace.list(args.path);
