@@ -77,6 +77,7 @@ test('a helper keeps its own memory/ across turns; the root does not see it in i
   expect(first.briefing).toContain('`memory/` — your memory for this conversation');
   expect(first.read).toContain('There is no file "memory/notes.md"');
   expect(first.rootList).toContain('Nothing in `memory/` yet.');
+  expect(first.rootList).toContain('Files in memory/ are kept for your next turns in this conversation');
   const second = await turn(snapshotOf([['Hello.', first.reply], ['Go on.']]), 'Critic note two.');
   expect(second.briefing).toContain('`memory/notes.md`');
   expect(second.read).toBe('Critic note one.');
