@@ -120,3 +120,31 @@ test('deleting a chat’s runs clears its memory', async () => {
   expect(await harness.store.listMemoryLineKeys(chat.conversationId)).toHaveProperty('size', 0);
   expect(await rootTurn(snapshotOf([['Hello.', 'Reply A.'], ['Go on.']]), 'x', 'Reply B.')).toContain('There is no file');
 });
+
+test('with a reply deadline, the memory stands at the early reply, and a helper’s later writes join it at the run’s end', async () => {
+  const root = [{ toolCalls: [writeState('Root at the reply.')] }, { toolCalls: [delegate('scene-critic', 'Critique')] }, { toolCalls: [{ name: 'agent_await', arguments: {} }] }, { content: 'Reply A.' }];
+  harness.server.queue(isRoot, ...root);
+  let replied: () => void = () => undefined;
+  const earlyReply = new Promise<void>((resolve) => (replied = resolve));
+  let atReply: string | undefined;
+  const criticWrite = { name: 'workspace_write', arguments: { path: 'memory/notes.md', content: 'Critic, after the reply.' } };
+  harness.queueLater(isCritic, async () => (await earlyReply, { toolCalls: [criticWrite] }), { toolCalls: [{ name: 'task_return', arguments: { summary: 'Done.' } }] });
+  let runId = '';
+  const outcome = await harness.start({
+    chat,
+    snapshot: snapshotOf([['Hello.']]),
+    replyDeadlineMs: 1_500,
+    onRunCreated: (run) => (runId = run.id),
+    onEarlyReply: () => {
+      void harness.store.listMemoryVersionsOfRun(runId).then((versions) => {
+        atReply = JSON.stringify(versions[0]?.agents);
+        replied();
+      });
+    },
+  });
+  expect(outcome.run.repliedAt).toBeTypeOf('number');
+  expect(atReply).toBe(JSON.stringify({ root: [{ path: 'state.md', content: 'Root at the reply.' }] }));
+  const [version] = await harness.store.listMemoryVersionsOfRun(outcome.run.id);
+  expect(version?.agents['scene-critic']).toEqual([{ path: 'notes.md', content: 'Critic, after the reply.' }]);
+  expect(version?.agents.root).toEqual([{ path: 'state.md', content: 'Root at the reply.' }]);
+});
