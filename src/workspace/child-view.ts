@@ -217,6 +217,9 @@ export function resolveChildArtifactPath(
   path: string,
 ): { virtualPath: string; physicalPath: string } {
   const normalized = normalizeWorkspaceFilePath(path);
+  if (normalized.segments[0] === 'memory') {
+    throw refusedAlias(path, 'Your memory/ is kept for your own later turns and other agents cannot open it: copy what they should read into summaries/ and name that file.');
+  }
   const location = locate(asScope(scope), normalized, path);
   if (!location || location.rest.length === 0) throw isFolderError(normalized.path || path);
   return { virtualPath: normalized.path, physicalPath: `${location.base}${location.rest.join('/')}` };

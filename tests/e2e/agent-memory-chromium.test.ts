@@ -1,0 +1,17 @@
+import { afterAll, beforeAll, test } from 'vitest';
+import { runMemoryAcrossSwipes } from './agent-memory-scenarios';
+import { startChromiumScenario, type ChromiumScenario } from './chat-turn-scenarios';
+
+/** Chromium: an agent's memory/state.md follows the swipe on screen, back and forth. */
+
+let scenario: ChromiumScenario;
+beforeAll(async () => {
+  scenario = await startChromiumScenario();
+});
+afterAll(() => scenario?.close());
+
+test('memory/state.md follows a swipe back and forth, in what the root reads and in the side panel', async () => {
+  const panel = await scenario.browser.openExtensionPage(`sidepanel.html?origin=${encodeURIComponent(scenario.fixtures.origins.primary)}`);
+  const page = await scenario.browser.openPage(scenario.fixtures.pageUrl('/sillytavern/', { model: 'scripted-model', chat_id: 'Mara - memory' }));
+  await runMemoryAcrossSwipes({ page, panel, model: scenario.model });
+});
