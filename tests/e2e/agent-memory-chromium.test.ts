@@ -10,8 +10,12 @@ beforeAll(async () => {
 });
 afterAll(() => scenario?.close());
 
-test('memory/state.md follows a swipe back and forth, in what the root reads and in the side panel', async () => {
-  const panel = await scenario.browser.openExtensionPage(`sidepanel.html?origin=${encodeURIComponent(scenario.fixtures.origins.primary)}`);
-  const page = await scenario.browser.openPage(scenario.fixtures.pageUrl('/sillytavern/', { model: 'scripted-model', chat_id: 'Mara - memory' }));
-  await runMemoryAcrossSwipes({ page, panel, model: scenario.model });
-});
+for (const keeper of ['root', 'tracker'] as const) {
+  test(`memory/state.md of ${keeper === 'root' ? 'the root' : 'a tracker delegated every turn'} follows a swipe back and forth, in what it reads and in the side panel`, async () => {
+    const panel = await scenario.browser.openExtensionPage(`sidepanel.html?origin=${encodeURIComponent(scenario.fixtures.origins.primary)}`);
+    const page = await scenario.browser.openPage(scenario.fixtures.pageUrl('/sillytavern/', { model: 'scripted-model', chat_id: `Mara - memory of the ${keeper}` }));
+    await runMemoryAcrossSwipes({ page, panel, model: scenario.model, keeper });
+    await page.close();
+    await panel.close();
+  });
+}

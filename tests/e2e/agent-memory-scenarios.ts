@@ -5,13 +5,15 @@ import { sendFixtureMessage, waitForFixtureReady } from './support/fixture-pages
 
 /**
  * Agent memory across swipes on the SillyTavern fixture page, for Chromium and Firefox alike (issue 25
- * item 1): each turn the root reads `memory/state.md`, writes its own state there and replies with what
- * it read and wrote, so the page's reply says which memory the turn started from. After a swipe, going
+ * item 1): each turn the keeper (the root, or a tracker the root delegates every turn) reads
+ * `memory/state.md`, writes its own state there and says what it read and wrote, and the reply carries
+ * that, so the page's reply says which memory the turn started from. After a swipe, going
  * on from either swipe (swiping back and forth) reads that swipe's state, never its sibling's; the side
  * panel shows the memory after the reply on screen.
  */
 
 const isRoot = (request: ScriptedRequest): boolean => !request.toolNames.includes('task_return');
+const isTracker = (request: ScriptedRequest): boolean => request.toolNames.includes('task_return') && request.systemText.includes('You are a continuity checker');
 
 function callArguments(request: ScriptedRequest, tool: string): Record<string, unknown> | undefined {
   for (const message of request.body.messages) {
@@ -23,22 +25,53 @@ function callArguments(request: ScriptedRequest, tool: string): Record<string, u
   return undefined;
 }
 
-/** The root: read memory/state.md, write `State <n>: <last user line>`, then reply `Read [..] wrote [..]`. */
-function scriptMemoryRoot(model: ScriptedModelServer): void {
+/** Who keeps memory/state.md: the root itself, or a tracker (the built-in continuity checker) it delegates every turn. */
+export type MemoryKeeper = 'root' | 'tracker';
+
+/**
+ * The keeper's steps: read memory/state.md, write `State <n>: <line>`, then say `Read [..] wrote [..]`
+ * (the root as its reply; the tracker as its result, which the root's reply quotes).
+ */
+function keeperTurn(request: ScriptedRequest, line: string, nextWrite: () => number): { toolCalls: ScriptedTurn['toolCalls'] } | { said: string } {
+  if (!callArguments(request, 'workspace_read')) return { toolCalls: [{ name: 'workspace_read', arguments: { path: 'memory/state.md' } }] };
+  const written = callArguments(request, 'workspace_write');
+  if (!written) return { toolCalls: [{ name: 'workspace_write', arguments: { path: 'memory/state.md', content: `State ${nextWrite()}: ${line}` } }] };
+  const readResult = request.body.messages.find((message) => message.role === 'tool');
+  const read = readResult ? messageText(readResult) : '';
+  return { said: `Read [${read.startsWith('There is no file') ? 'nothing' : read}] wrote [${String(written.content)}]` };
+}
+
+function lastUserLine(request: ScriptedRequest): string {
+  const lastUser = request.body.messages.filter((message) => message.role === 'user').at(-1);
+  return lastUser ? messageText(lastUser) : '';
+}
+
+function scriptMemoryKeeper(model: ScriptedModelServer, keeper: MemoryKeeper): void {
   model.reset();
   let writes = 0;
+  const nextWrite = () => (writes += 1);
+  let trackerLine = '';
+  model.script((request): ScriptedTurn | undefined => {
+    if (keeper !== 'tracker' || !isTracker(request)) return undefined;
+    const step = keeperTurn(request, trackerLine, nextWrite);
+    if ('said' in step) return { toolCalls: [{ name: 'task_return', arguments: { summary: step.said, status: 'completed' } }] };
+    return step;
+  });
   model.script((request): ScriptedTurn | undefined => {
     if (!isRoot(request)) return undefined;
-    if (!callArguments(request, 'workspace_read')) return { toolCalls: [{ name: 'workspace_read', arguments: { path: 'memory/state.md' } }] };
-    const written = callArguments(request, 'workspace_write');
-    if (!written) {
-      const lastUser = request.body.messages.filter((message) => message.role === 'user').at(-1);
-      writes += 1;
-      return { toolCalls: [{ name: 'workspace_write', arguments: { path: 'memory/state.md', content: `State ${writes}: ${lastUser ? messageText(lastUser) : ''}` } }] };
+    if (keeper === 'root') {
+      const step = keeperTurn(request, lastUserLine(request), nextWrite);
+      return 'said' in step ? { content: step.said } : step;
     }
-    const readResult = request.body.messages.find((message) => message.role === 'tool');
-    const read = readResult ? messageText(readResult) : '';
-    return { content: `Read [${read.startsWith('There is no file') ? 'nothing' : read}] wrote [${String(written.content)}]` };
+    if (!callArguments(request, 'agent_delegate')) {
+      trackerLine = lastUserLine(request);
+      return { toolCalls: [{ name: 'agent_delegate', arguments: { agentId: 'continuity-checker', task: { title: 'Track the scene', objective: 'Keep the scene state.' } } }] };
+    }
+    if (!callArguments(request, 'agent_await')) return { toolCalls: [{ name: 'agent_await', arguments: { tasks: ['continuity-checker'] } }] };
+    const awaited = [...request.body.messages].reverse().find((message) => message.role === 'tool');
+    const text = awaited ? messageText(awaited) : '';
+    const start = text.indexOf('Read [');
+    return { content: start === -1 ? `No tracker result: ${text.slice(0, 200)}` : (text.slice(start).split('\n')[0] ?? '') };
   });
 }
 
@@ -80,9 +113,9 @@ async function panelMemoryShows(panel: EvaluatingHandle, expected: string): Prom
 }
 
 /** The swipe scenario on an open SillyTavern fixture page, with the side panel open on its site. */
-export async function runMemoryAcrossSwipes(setup: { page: EvaluatingHandle; panel: EvaluatingHandle; model: ScriptedModelServer }): Promise<void> {
+export async function runMemoryAcrossSwipes(setup: { page: EvaluatingHandle; panel: EvaluatingHandle; model: ScriptedModelServer; keeper: MemoryKeeper }): Promise<void> {
   const { page, panel, model } = setup;
-  scriptMemoryRoot(model);
+  scriptMemoryKeeper(model, setup.keeper);
   await waitForFixtureReady(page);
 
   expect(await send(page, 'Mara reaches the lighthouse.')).toBe('Read [nothing] wrote [State 1: Mara reaches the lighthouse.]');
