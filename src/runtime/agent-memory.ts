@@ -94,12 +94,16 @@ export async function runMemoryFiles(store: RunStore, runId: string): Promise<Re
  * Records what the run's agents hold in `memory/` as the version of its reply. Called when the reply
  * is recorded (an early reply, and again at the run's end, so a helper that finished after an early
  * reply adds its writes); a run that failed, fell open or was stopped before its reply records
- * nothing, and the next turn starts from the memory this run started from.
+ * nothing, and the next turn starts from the memory this run started from. A run whose agents hold
+ * no memory at all records nothing either (the next turn starts empty all the same).
  */
 export async function recordMemoryVersion(store: RunStore, run: AgentRun, snapshot: PromptSnapshot, reply: string, now: number): Promise<void> {
   if (!run.chat || reply.trim() === '') return;
   const lineKey = replyLineKey(snapshot.messages, reply);
   const agents = await runMemoryFiles(store, run.id);
+  // Nothing started from and nothing written: the next turn finds no version on its line either way,
+  // so a turn of a chat that uses no memory costs no write.
+  if (Object.keys(agents).length === 0) return;
   const earlier = await store.getMemoryVersion(run.chat.conversationId, lineKey);
   // The user edited this run's memory in the side panel after its early reply: the edit stands.
   if (earlier?.runId === run.id && earlier.editedAt !== undefined) return;

@@ -148,3 +148,11 @@ test('with a reply deadline, the memory stands at the early reply, and a helperâ
   expect(version?.agents['scene-critic']).toEqual([{ path: 'notes.md', content: 'Critic, after the reply.' }]);
   expect(version?.agents.root).toEqual([{ path: 'state.md', content: 'Root at the reply.' }]);
 });
+
+test('a turn of a chat that uses no memory stores no memory version', async () => {
+  harness.server.queue(isRoot, { content: 'Reply A.' });
+  const outcome = await harness.start({ chat, snapshot: snapshotOf([['Hello.']]) });
+  expect(outcome.run.status).toBe('completed');
+  expect(await harness.store.listMemoryVersionsOfRun(outcome.run.id)).toEqual([]);
+  expect(await harness.store.listMemoryLineKeys(chat.conversationId)).toHaveProperty('size', 0);
+});
