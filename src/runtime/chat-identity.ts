@@ -7,7 +7,7 @@ import { chatMessageText } from '../hosts/chat-text';
  * across browsers and the runner, no async crypto, and cheap enough for a 200,000-character chat on
  * every turn (32-bit integer arithmetic instead of BigInt).
  */
-class KeyHash {
+export class KeyHash {
   private first = 0x811c9dc5;
   private second = 0x9747b28c;
 

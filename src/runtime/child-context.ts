@@ -42,11 +42,12 @@ function describeFolder(path: string): string | undefined {
   if (path === 'scratch/') return 'your scratch space (read and write)';
   if (path === 'summaries/parent/') return 'notes from the agent that asked for this task (read only)';
   if (path === 'summaries/agents/') return "other agents' notes and results (read only)";
+  if (path === 'memory/') return 'your memory for this conversation: kept from your earlier turns, and what you write here is kept for the next (read and write)';
   return undefined;
 }
 
 function renderWorkspace(entries: readonly WorkspaceEntry[]): string {
-  const folders = ['summaries/', 'scratch/', 'summaries/parent/', 'summaries/agents/'];
+  const folders = ['summaries/', 'scratch/', 'summaries/parent/', 'summaries/agents/', 'memory/'];
   const lines = folders.map((folder) => `- \`${folder}\` — ${describeFolder(folder) ?? ''}`);
   const files = entries.filter((entry) => entry.kind === 'file');
   if (files.length === 0) {

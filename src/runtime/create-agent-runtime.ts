@@ -17,6 +17,7 @@ import { runRoot } from './root-run';
 import { RunSession, type RunSessionOptions, type RuntimeEnvironment } from './run-session';
 import { RunSuspendedError } from './run-signals';
 import { chatIdentityOf } from './chat-identity';
+import { seedRunMemory } from './agent-memory';
 import { asResumed, EARLIER_FOLDER, findEarlierResults, renderEarlierSection, takeEarlierResults, withEarlierSection } from './earlier-results';
 import { applyReviewDecision } from './task-review';
 import { withoutProgressLines } from './snapshot-without-progress';
@@ -120,6 +121,8 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
       };
       await environment.store.putRun(run);
       await environment.store.writeFile({ runId, path: PROMPT_SNAPSHOT_PATH, content: JSON.stringify(snapshot), updatedAt: now });
+      // Every agent's memory/ as it stood after the reply this turn continues (agent-memory.ts).
+      await seedRunMemory(environment.store, run, snapshot, now);
       await environment.store.putInvocation(root);
       const offered = await takeEarlierResults(environment.store, runId, earlier, now);
       start.onRunCreated?.(run);

@@ -1,5 +1,6 @@
 import type { AgentTaskRecord } from '../records/task';
 import type { RunSession } from './run-session';
+import { recordMemoryVersion } from './agent-memory';
 
 /** How long one wait for the helpers lasts before it looks again (a wake-up, not a limit). */
 const HELPER_POLL_MS = 60_000;
@@ -19,6 +20,8 @@ export async function replyWhileHelpersWork(session: RunSession, reply: string, 
   if (!session.replyDue.enabled || working.length === 0 || session.signal.aborted) return false;
   session.run = { ...session.run, reply, repliedAt: session.now() };
   await session.store.putRun(session.run);
+  // The next turn may start before the helpers end: it continues from the memory as it stands now.
+  await recordMemoryVersion(session.store, session.run, session.snapshot, reply, session.now());
   session.journal.note('run-reply', { data: { stillWorking: working.length } });
   try {
     session.onEarlyReply?.({ reply, replyStreamed, stillWorking: working.length });

@@ -4,6 +4,7 @@ import type { AgentRun, RunFallback, RunStatus } from '../records/run';
 import type { RunOutcome } from './agent-runtime';
 import { endUnfinishedChildren } from './task-ending';
 import { replyWhileHelpersWork } from './early-reply';
+import { recordMemoryVersion } from './agent-memory';
 import { fallbackForError } from './fail-open';
 import { createDelegationPort } from './delegation-service';
 import type { InvocationDriver } from './invocation-driver';
@@ -52,6 +53,7 @@ async function endRun(
     ...(status === 'failed' && result.fallback ? { fallback: result.fallback } : {}),
   };
   session.run = run;
+  if (status === 'completed' && result.reply) await recordMemoryVersion(session.store, run, session.snapshot, result.reply, session.now());
   await session.store.putRun(run);
   if (!journalFailure) await session.journal.record('run-end', { data: { status, usage: run.usage, ...(error ? { error: error.toJSON() } : {}), ...(run.fallback ? { fallback: run.fallback } : {}) } });
   return { run, reply: status === 'completed' ? (result.reply ?? '') : '' };
@@ -82,7 +84,7 @@ export async function runRoot(session: RunSession, rootInvocation: AgentInvocati
       model: session.resolveModel(profile),
       sampling: samplingFor(session.snapshot, profile),
       signal: session.signal,
-      workspace: createRootWorkspaceView(session.workspace),
+      workspace: createRootWorkspaceView(session.workspace, { agentId: profile.id }),
       delegation: policy.tools.some((tool) => tool.startsWith('agent.')) ? createDelegationPort(session, invocation, profile) : undefined,
       replyStream: session.createReplyStream(invocation.id),
     };

@@ -88,7 +88,7 @@ export async function createTask(input: CreateTaskInput): Promise<AgentTaskRecor
   const { session, caller, target, request } = input;
   const reserved = reserveTask(input);
   const { workspaceKey, budget, childInvocationId: childId } = reserved;
-  const view = childWorkspaceView(session, { workspaceKey, parentInvocationId: caller.id });
+  const view = childWorkspaceView(session, { workspaceKey, parentInvocationId: caller.id, targetProfileId: target.id });
   const recentCount = target.context.recentChatMessages;
   const recentChat = recentCount > 0 ? conversationMessages(session.snapshot.messages).slice(-recentCount) : undefined;
   const briefing = renderTaskBriefing({ task: request.task, workspaceEntries: await listView(view), recentChat });

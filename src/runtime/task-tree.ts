@@ -14,6 +14,8 @@ export interface TaskPlacement {
   workspaceKey: string;
   parentInvocationId: string;
   childInvocationId?: string;
+  /** The task's agent, whose `memory/` the view holds. */
+  targetProfileId?: string;
 }
 
 function isUnfinished(task: AgentTaskRecord): boolean {
@@ -33,7 +35,8 @@ export function parentTaskOf(session: RunSession, task: Pick<AgentTaskRecord, 'p
  */
 export function childScopeOf(session: RunSession, placement: TaskPlacement): ChildScope {
   const parent = parentTaskOf(session, placement);
-  if (!parent) return { workspaceKey: placement.workspaceKey };
+  const memory = placement.targetProfileId === undefined ? {} : { memoryAgentId: placement.targetProfileId };
+  if (!parent) return { workspaceKey: placement.workspaceKey, ...memory };
   const visibleAgents = (): ReadonlySet<string> => {
     const keys = new Set<string>();
     for (const task of session.tasks.values()) {
@@ -43,7 +46,7 @@ export function childScopeOf(session: RunSession, placement: TaskPlacement): Chi
     }
     return keys;
   };
-  return { workspaceKey: placement.workspaceKey, parentKey: parent.workspaceKey, visibleAgents };
+  return { workspaceKey: placement.workspaceKey, parentKey: parent.workspaceKey, visibleAgents, ...memory };
 }
 
 /** The workspace view of the task at `placement`. */

@@ -6,6 +6,8 @@ import { agentTaskRecordSchema, type AgentTaskRecord } from '../records/task';
 import { workspaceFileSchema, type WorkspaceFile } from '../records/workspace-file';
 import { HostContractError } from '../errors';
 import { InvocationRecords, putOrdered } from './invocation-records';
+import { MemoryRecords } from './memory-records';
+import type { MemoryVersion } from '../records/memory-version';
 import { openRunStoreDatabase } from './open-database';
 import { storeOperation, validateRecord } from './record-validation';
 import type { ListRunsOptions, NewJournalEvent, RunStore } from './run-store';
@@ -64,6 +66,7 @@ export async function openRunStore(options: OpenRunStoreOptions = {}): Promise<R
 class IdbRunStore implements RunStore {
   private readonly journalListeners = new Set<(event: JournalEvent) => void>();
   private readonly invocations: InvocationRecords;
+  private readonly memory: MemoryRecords;
 
   constructor(
     private readonly database: Database,
@@ -71,6 +74,7 @@ class IdbRunStore implements RunStore {
     private readonly now: () => number,
   ) {
     this.invocations = new InvocationRecords(database, keyRange);
+    this.memory = new MemoryRecords(database, keyRange);
   }
 
   async putRun(run: AgentRun): Promise<void> {
@@ -215,6 +219,22 @@ class IdbRunStore implements RunStore {
     return records.filter((record) => record.path.startsWith(prefix)).map((record) => this.loadFile(record));
   }
 
+  async putMemoryVersion(version: MemoryVersion): Promise<void> {
+    await storeOperation(`save the memory of conversation ${version.conversationId}`, () => this.memory.put(version));
+  }
+
+  async getMemoryVersion(conversationId: string, lineKey: string): Promise<MemoryVersion | undefined> {
+    return storeOperation(`read the memory of conversation ${conversationId}`, () => this.memory.get(conversationId, lineKey));
+  }
+
+  async listMemoryLineKeys(conversationId: string): Promise<Set<string>> {
+    return storeOperation(`list the memory of conversation ${conversationId}`, () => this.memory.lineKeys(conversationId));
+  }
+
+  async listMemoryVersionsOfRun(runId: string): Promise<MemoryVersion[]> {
+    return storeOperation(`read the memory run ${runId} made`, () => this.memory.ofRun(runId));
+  }
+
   async pruneRuns(olderThan: number): Promise<number> {
     return storeOperation('prune old runs', async () => {
       const transaction = this.database.transaction(ALL_RUN_STORE_NAMES, 'readwrite');
@@ -245,6 +265,9 @@ class IdbRunStore implements RunStore {
     await transaction.objectStore('messages').delete(range);
     await transaction.objectStore('files').delete(range);
     await transaction.objectStore('journal').delete(range);
+    // The memory versions this run's reply made go with it (deleting a chat's runs clears its memory).
+    const memory = transaction.objectStore('memory');
+    for (const key of await memory.index('by-run').getAllKeys(runId)) await memory.delete(key);
   }
 
   private loadRun(record: unknown): AgentRun {

@@ -1,5 +1,6 @@
 import type { IDBPDatabase, IDBPTransaction, StoreNames } from 'idb';
 import { moveHistoriesIntoMessageRecords } from './migrate-to-version-2';
+import { createMemoryStore } from './migrate-to-version-3';
 import type { RunStoreSchema } from './schema';
 
 type UpgradeTransaction = IDBPTransaction<RunStoreSchema, StoreNames<RunStoreSchema>[], 'versionchange'>;
@@ -32,4 +33,5 @@ export async function migrateRunStore(
 ): Promise<void> {
   if (oldVersion < 1) createVersion1(database);
   if (oldVersion < 2) await moveHistoriesIntoMessageRecords(database, transaction);
+  if (oldVersion < 3) createMemoryStore(database);
 }

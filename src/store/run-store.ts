@@ -1,4 +1,5 @@
 import type { AgentInvocation } from '../records/invocation';
+import type { MemoryVersion } from '../records/memory-version';
 import type { JournalEvent, JournalEventDataInput, JournalEventOfType, JournalEventType } from '../records/journal';
 import type { AgentRun } from '../records/run';
 import type { AgentTaskRecord } from '../records/task';
@@ -20,7 +21,7 @@ export type NewJournalEvent = {
 
 /**
  * The run store: every record of every run, in IndexedDB (`runs`, `invocations`, `messages`, `tasks`,
- * `files`, `journal`; docs/run-store.md). Records are validated with their zod schema on the way in; a
+ * `files`, `journal`, `memory`; docs/run-store.md). Records are validated with their zod schema on the way in; a
  * write that fails rejects with a HostContractError.
  */
 export interface RunStore {
@@ -62,6 +63,18 @@ export interface RunStore {
   deleteFile(runId: string, path: string): Promise<void>;
   /** Files whose path starts with `prefix` (all files when empty), sorted by path. */
   listFiles(runId: string, prefix?: string): Promise<WorkspaceFile[]>;
+
+  /**
+   * Agent memory (docs/agent-memory.md): one version per conversation and reply, keyed by
+   * [conversationId, lineKey]; a put replaces the version with the same key. A run's versions are
+   * deleted with it.
+   */
+  putMemoryVersion(version: MemoryVersion): Promise<void>;
+  getMemoryVersion(conversationId: string, lineKey: string): Promise<MemoryVersion | undefined>;
+  /** The line keys of a conversation that have a memory version. */
+  listMemoryLineKeys(conversationId: string): Promise<Set<string>>;
+  /** The memory versions a run's reply made (one, or none before its reply is recorded). */
+  listMemoryVersionsOfRun(runId: string): Promise<MemoryVersion[]>;
 
   /** Deletes runs created before `olderThan` that are not running; returns how many. */
   pruneRuns(olderThan: number): Promise<number>;

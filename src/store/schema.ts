@@ -2,6 +2,7 @@ import type { DBSchema } from 'idb';
 import type { HistoryMessage } from '../records/history-message';
 import type { InvocationState } from '../records/invocation-state';
 import type { JournalEvent } from '../records/journal';
+import type { MemoryVersion } from '../records/memory-version';
 import type { AgentRun } from '../records/run';
 import type { AgentTaskRecord } from '../records/task';
 import type { WorkspaceFile } from '../records/workspace-file';
@@ -19,8 +20,11 @@ import type { WorkspaceFile } from '../records/workspace-file';
  *   `messages`); each message is its own record in the new `messages` store, keyed by
  *   [runId, invocationId, seq]; a root message equal to one of the run's prompt snapshot
  *   (`input/prompt-snapshot.json`) is stored as a reference to it. The step moves every stored history.
+ * - 3 (2026-12-02): agent memory. The new `memory` store holds one record per conversation and reply
+ *   (`records/memory-version.ts`), keyed by [conversationId, lineKey] and indexed by runId (the run
+ *   whose reply made it, so deleting a run deletes its versions). The step only creates the store.
  */
-export const RUN_STORE_VERSION = 2;
+export const RUN_STORE_VERSION = 3;
 
 /** The database name used unless a test asks for its own. */
 export const DEFAULT_RUN_STORE_NAME = 'retinue-runs';
@@ -59,10 +63,15 @@ export interface RunStoreSchema extends DBSchema {
     key: [string, number];
     value: JournalEvent;
   };
+  memory: {
+    key: [string, string];
+    value: MemoryVersion;
+    indexes: { 'by-run': string };
+  };
 }
 
-export type RunStoreName = 'runs' | 'invocations' | 'messages' | 'tasks' | 'files' | 'journal';
-export const ALL_RUN_STORE_NAMES: RunStoreName[] = ['runs', 'invocations', 'messages', 'tasks', 'files', 'journal'];
+export type RunStoreName = 'runs' | 'invocations' | 'messages' | 'tasks' | 'files' | 'journal' | 'memory';
+export const ALL_RUN_STORE_NAMES: RunStoreName[] = ['runs', 'invocations', 'messages', 'tasks', 'files', 'journal', 'memory'];
 
 /**
  * A key range over every key `[runId, anything]` of a compound key or index: arrays sort after

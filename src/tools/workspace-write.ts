@@ -14,7 +14,7 @@ export const workspaceWriteParameters = z.strictObject({
 export const workspaceWriteTool = defineTool({
   name: 'workspace.write',
   description:
-    'Write a workspace file: notes in summaries/, drafts in scratch/.',
+    'Write a file: notes in summaries/, drafts in scratch/, memory/ kept for this chat.',
   parameters: workspaceWriteParameters,
   async execute(args, context) {
     const mode = args.mode ?? 'replace';

@@ -1,6 +1,7 @@
 import { ModelBehaviorError } from '../errors';
 import { childScratchFolder, childSummariesFolder, SUMMARIES_FOLDER } from './layout';
 import { joinWorkspacePath, normalizeWorkspaceFilePath, normalizeWorkspacePath, quotePath, type NormalizedPath } from './paths';
+import { createMemoryFolder } from './memory-view';
 import { isFolderError, type RunWorkspace } from './run-workspace';
 import { listExisting, listMapped, notFoundError, readOnlyError, writeNeedsFileError } from './view-helpers';
 import type { WorkspaceEntry, WorkspaceView } from './workspace-view';
@@ -15,7 +16,10 @@ import type { WorkspaceEntry, WorkspaceView } from './workspace-view';
  * | `scratch/`          | `scratch/agents/<key>/`             | read, write |
  * | `summaries/parent/` | `summaries/` without `agents/`      | read        |
  * | `summaries/agents/` | `summaries/agents/` without `<key>` | read        |
+ * | `memory/`           | `memory/<agent-id>/`                | read, write |
  *
+ * `memory/` is the agent's memory for this conversation (memory-view.ts), shared by every task of the
+ * same agent and kept across turns; it is only in the view when the scope names the agent.
  * `summaries/parent/agents/...` and `summaries/agents/<key>/...` are refused with what to use instead;
  * `summaries/result.md` is written by `task.return` alone. Every result and error names the path as
  * the child wrote it, never a physical one.
@@ -33,9 +37,12 @@ export interface ChildScope {
   parentKey?: string;
   /** The other agents' keys this one may read under `summaries/agents/`; absent means all of them. */
   visibleAgents?: () => ReadonlySet<string>;
+  /** The task's agent (its profile id), whose `memory/` this view holds; absent: no `memory/`. */
+  memoryAgentId?: string;
 }
 
 const CHILD_HINT = 'You can use summaries/ and scratch/, and read summaries/parent/ and summaries/agents/.';
+const CHILD_WITH_MEMORY_HINT = 'You can use summaries/, scratch/ and memory/, and read summaries/parent/ and summaries/agents/.';
 const RESULT_FILE = 'result.md';
 
 /** Where a virtual path lands: under `base` (a physical folder), the names in `rest`. */
@@ -62,7 +69,7 @@ function locate(scope: ChildScope, normalized: NormalizedPath, shownAs: string):
   const [top, ...rest] = normalized.segments;
   if (top === undefined) return undefined;
   if (top === 'scratch') return { base: childScratchFolder(workspaceKey), rest, hide: [], extraFolders: [] };
-  if (top !== 'summaries') throw notFoundError(shownAs, CHILD_HINT);
+  if (top !== 'summaries') throw notFoundError(shownAs, scope.memoryAgentId === undefined ? CHILD_HINT : CHILD_WITH_MEMORY_HINT);
 
   const [area, ...inside] = rest;
   if (area === 'parent') {
@@ -121,6 +128,8 @@ function shownParentFolder(normalized: NormalizedPath): string {
 export function createChildWorkspaceView(options: { workspace: RunWorkspace } & ChildScope): WorkspaceView {
   const { workspace, ...scope } = options;
   const { workspaceKey } = scope;
+  const memory = scope.memoryAgentId === undefined ? undefined : createMemoryFolder(workspace, scope.memoryAgentId);
+  const memoryOf = (normalized: NormalizedPath) => (memory && normalized.segments[0] === 'memory' ? memory : undefined);
   // Fails fast (HostContractError) on a key that cannot be a folder name.
   childSummariesFolder(workspaceKey);
   if (scope.parentKey !== undefined) childSummariesFolder(scope.parentKey);
@@ -128,9 +137,12 @@ export function createChildWorkspaceView(options: { workspace: RunWorkspace } & 
   return {
     async list(path = ''): Promise<WorkspaceEntry[]> {
       const normalized = normalizeWorkspacePath(path);
+      const inMemory = memoryOf(normalized);
+      if (inMemory) return inMemory.list(normalized);
       const location = locate(scope, normalized, path);
       if (!location) {
         return [
+          ...(memory ? [{ path: 'memory/', kind: 'folder' as const }] : []),
           { path: 'scratch/', kind: 'folder' },
           { path: 'summaries/', kind: 'folder' },
         ];
@@ -156,6 +168,8 @@ export function createChildWorkspaceView(options: { workspace: RunWorkspace } & 
 
     async read(path, readOptions = {}) {
       const normalized = normalizeWorkspacePath(path);
+      const inMemory = memoryOf(normalized);
+      if (inMemory) return inMemory.read(normalized, readOptions);
       const location = locate(scope, normalized, path);
       if (!location || location.rest.length === 0) throw isFolderError(normalized.path || path);
       if (normalized.isFolder) throw isFolderError(normalized.path);
@@ -164,6 +178,8 @@ export function createChildWorkspaceView(options: { workspace: RunWorkspace } & 
 
     async write(path, content, mode = 'replace') {
       const normalized = normalizeWorkspacePath(path);
+      const inMemory = memoryOf(normalized);
+      if (inMemory) return inMemory.write(normalized, content, mode);
       const location = locate(scope, normalized, path);
       if (!location) throw writeNeedsFileError('', 'summaries/notes.md');
       if (location.readOnlyReason) throw readOnlyError(normalized.path, location.readOnlyReason);
@@ -201,6 +217,9 @@ export function resolveChildArtifactPath(
   path: string,
 ): { virtualPath: string; physicalPath: string } {
   const normalized = normalizeWorkspaceFilePath(path);
+  if (normalized.segments[0] === 'memory') {
+    throw refusedAlias(path, 'Your memory/ is kept for your own later turns and other agents cannot open it: copy what they should read into summaries/ and name that file.');
+  }
   const location = locate(asScope(scope), normalized, path);
   if (!location || location.rest.length === 0) throw isFolderError(normalized.path || path);
   return { virtualPath: normalized.path, physicalPath: `${location.base}${location.rest.join('/')}` };

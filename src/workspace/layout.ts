@@ -56,3 +56,12 @@ export function childScratchFolder(workspaceKey: string): string {
 export function childResultPath(workspaceKey: string): string {
   return `${childSummariesFolder(workspaceKey)}result.md`;
 }
+
+/** Every agent's memory for the run's conversation: `memory/<agent-id>/`, an agent's `memory/` (docs/agent-memory.md). */
+export const MEMORY_FOLDER = 'memory/';
+
+/** `memory/<agent-id>/`: the memory folder of the agent with this profile id. */
+export function agentMemoryFolder(agentId: string): string {
+  assertSingleName(agentId, 'agent id');
+  return `${MEMORY_FOLDER}${agentId}/`;
+}

@@ -1,3 +1,4 @@
+import { createMemoryFolder, type MemoryFolder } from './memory-view';
 import { normalizeWorkspacePath, normalizeWorkspaceFilePath } from './paths';
 import type { RunWorkspace } from './run-workspace';
 import { isFolderError } from './run-workspace';
@@ -5,8 +6,8 @@ import { listExisting, notFoundError, readOnlyError, writeNeedsFileError } from 
 import type { WorkspaceEntry, WorkspaceView } from './workspace-view';
 
 /** The folders the root sees, in the order it sees them. `agent-results/` is not among them. */
-const ROOT_FOLDERS = ['input', 'output', 'scratch', 'summaries'] as const;
-const ROOT_HINT = 'Your workspace has input/ (read-only), output/, scratch/ and summaries/.';
+const ROOT_FOLDERS = ['input', 'memory', 'output', 'scratch', 'summaries'] as const;
+const ROOT_HINT = 'Your workspace has input/ (read-only), memory/, output/, scratch/ and summaries/.';
 
 function isRootFolder(name: string | undefined): boolean {
   return (ROOT_FOLDERS as readonly string[]).includes(name ?? '');
@@ -30,16 +31,18 @@ function rootWriteRefusal(segments: string[]): string | undefined {
 /**
  * The root agent's view of the run workspace (DESIGN.md section 6): `input/` (read-only), `output/`,
  * `scratch/`, `summaries/` with each delegated agent's notes under `summaries/agents/<key>/` (read-only,
- * like `scratch/agents/`). `agent-results/` is hidden, since its names carry runtime ids. Paths are the
- * physical ones otherwise.
+ * like `scratch/agents/`), and `memory/`, the root agent's memory for this conversation (memory-view.ts).
+ * `agent-results/` is hidden, since its names carry runtime ids. Paths are the physical ones otherwise.
  */
-export function createRootWorkspaceView(workspace: RunWorkspace): WorkspaceView {
+export function createRootWorkspaceView(workspace: RunWorkspace, options: { agentId: string }): WorkspaceView {
+  const memory: MemoryFolder = createMemoryFolder(workspace, options.agentId);
   return {
     async list(path = ''): Promise<WorkspaceEntry[]> {
       const normalized = normalizeWorkspacePath(path);
       const [top] = normalized.segments;
       if (top === undefined) return ROOT_FOLDERS.map((name) => ({ path: `${name}/`, kind: 'folder' as const }));
       if (!isRootFolder(top)) throw notFoundError(path, ROOT_HINT);
+      if (top === 'memory') return memory.list(normalized);
       if (normalized.segments.length === 1) {
         return listExisting({
           workspace,
@@ -62,6 +65,7 @@ export function createRootWorkspaceView(workspace: RunWorkspace): WorkspaceView 
       const [top] = normalized.segments;
       if (top === undefined) throw isFolderError(path);
       if (!isRootFolder(top)) throw notFoundError(path, ROOT_HINT);
+      if (top === 'memory') return memory.read(normalized, options);
       if (normalized.isFolder || normalized.segments.length === 1) throw isFolderError(path);
       return workspace.read(normalized.path, { ...options, shownAs: normalized.path });
     },
@@ -70,8 +74,9 @@ export function createRootWorkspaceView(workspace: RunWorkspace): WorkspaceView 
       const normalized = normalizeWorkspacePath(path);
       const [top] = normalized.segments;
       if (top !== undefined && !isRootFolder(top)) {
-        throw notFoundError(path, 'Write inside output/, scratch/ or summaries/, e.g. "output/reply.md".');
+        throw notFoundError(path, 'Write inside memory/, output/, scratch/ or summaries/, e.g. "output/reply.md".');
       }
+      if (top === 'memory') return memory.write(normalized, content, mode);
       if (normalized.isFolder || normalized.segments.length === 1) {
         throw writeNeedsFileError(normalized.path || path, `${top ?? 'scratch'}/notes.md`);
       }

@@ -37,9 +37,21 @@ export interface WorkspaceReadOptions {
   shownAs?: string;
 }
 
+/** A cap on one folder's files together (an agent's memory), checked with the write, in the run's write queue. */
+export interface FolderCap {
+  /** A physical folder ending with `/`. */
+  folder: string;
+  maxChars: number;
+  maxFiles: number;
+  /** The refusal's text, from the path as the agent wrote it and what the folder would hold. */
+  refusal(shownAs: string, measure: { usedChars: number; nextChars: number; files: number; maxChars: number; maxFiles: number }): string;
+}
+
 export interface WorkspaceWriteOptions {
   mode?: 'replace' | 'append';
   shownAs?: string;
+  /** Refuses the write (ModelBehaviorError `workspace-folder-full`) when the folder would pass this cap. */
+  folderCap?: FolderCap;
   /** Agent writes are capped at maxFileChars and by the run's total; runtime writes only at maxRuntimeFileChars. */
   writer?: 'agent' | 'runtime';
 }
@@ -183,6 +195,7 @@ export class RunWorkspace {
         ? new ModelBehaviorError('workspace-file-too-large', message)
         : new HostContractError('workspace-file-too-large', message);
     }
+    if (options.folderCap) await this.refuseOverFolderCap(options.folderCap, path, next.length, shownAs);
     if (writer === 'agent' && !path.startsWith(INPUT_FOLDER)) {
       const total = (await this.list())
         .filter((file) => !file.path.startsWith(INPUT_FOLDER) && file.path !== path)
@@ -197,6 +210,15 @@ export class RunWorkspace {
     }
     await this.store.writeFile({ runId: this.runId, path, content: next, updatedAt: this.now() });
     return { path: shownAs, totalChars: next.length };
+  }
+
+  private async refuseOverFolderCap(cap: FolderCap, path: string, nextChars: number, shownAs: string): Promise<void> {
+    const others = (await this.list(cap.folder)).filter((file) => file.path !== path);
+    const usedChars = others.reduce((sum, file) => sum + file.content.length, 0);
+    const measure = { usedChars, nextChars, files: others.length + 1, maxChars: cap.maxChars, maxFiles: cap.maxFiles };
+    if (measure.files > cap.maxFiles || usedChars + nextChars > cap.maxChars) {
+      throw new ModelBehaviorError('workspace-folder-full', cap.refusal(shownAs, measure));
+    }
   }
 
   /** A physical file path must already be normalised; anything else is a bug in the caller. */

@@ -1,4 +1,5 @@
 import type { SidePanelState } from './side-panel-state';
+import { AgentMemoryPanel } from './agent-memory-panel';
 import { t } from '../ui-text';
 import { formatDuration, runElapsed } from './format';
 import { CostLine } from './cost-line';
@@ -49,6 +50,7 @@ export function RunView({ state }: { state: SidePanelState }) {
       <RunTimeline run={run} tasks={state.tasks.value} journal={state.journal.value} now={state.now.value} />
       <ReviewQueue tasks={state.tasks.value} store={state.store} running={run.status === 'running'} onReview={(taskId, decision) => state.reviewTask(taskId, decision)} />
       <TaskList tasks={state.tasks.value} store={state.store} now={state.now.value} onCancel={state.cancelTask} />
+      <AgentMemoryPanel run={run} store={state.store} onError={report} agentName={(agentId) => state.settings.value?.profiles.find((profile) => profile.id === agentId)?.name ?? agentId} />
       {run.reply && (
         <details class="run-reply">
           <summary>{t('sidepanel_reply')}</summary>

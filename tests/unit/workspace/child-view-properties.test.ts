@@ -132,7 +132,7 @@ test('the root never writes into input/, agent-results/ or a delegated agent’s
   await fc.assert(
     fc.asyncProperty(fc.array(operation, { minLength: 1, maxLength: 8 }), async (operations) => {
       const workspace = await seededWorkspace();
-      const root = createRootWorkspaceView(workspace);
+      const root = createRootWorkspaceView(workspace, { agentId: 'root' });
       for (const { path, content, kind } of operations) {
         if (kind === 'list' || kind === 'read') continue;
         await root.write(path, content, kind === 'append' ? 'append' : 'replace').catch((error: unknown) => {

@@ -12,7 +12,7 @@ let workspace: RunWorkspace;
 let root: WorkspaceView;
 beforeEach(async () => {
   ({ store, workspace } = await openTestWorkspace());
-  root = createRootWorkspaceView(workspace);
+  root = createRootWorkspaceView(workspace, { agentId: 'root' });
   // What the runtime has written by the time the root looks.
   await workspace.write(PROMPT_SNAPSHOT_PATH, '{"messages":[]}');
   await workspace.write(childResultPath('scene-critic'), '# Critique\nFine.');
@@ -28,9 +28,10 @@ async function refusal(promise: Promise<unknown>): Promise<ModelBehaviorError> {
 }
 
 describe('what the root sees', () => {
-  test('the top lists input/, output/, scratch/ and summaries/, never agent-results/', async () => {
+  test('the top lists input/, memory/, output/, scratch/ and summaries/, never agent-results/', async () => {
     expect(await root.list()).toEqual([
       { path: 'input/', kind: 'folder' },
+      { path: 'memory/', kind: 'folder' },
       { path: 'output/', kind: 'folder' },
       { path: 'scratch/', kind: 'folder' },
       { path: 'summaries/', kind: 'folder' },
