@@ -22,6 +22,9 @@ import { applyReviewDecision } from './task-review';
 import { withoutProgressLines } from './snapshot-without-progress';
 import { parentTaskOf } from './task-tree';
 import { applyEndedRunReview } from './ended-run-review';
+import { planCadence, renderCadenceSection } from './cadence';
+import { runOnDemand, startCadenceHelpers } from './cadence-start';
+import { sendGuidance } from './guidance';
 
 const TITLE_CHARS = 80;
 
@@ -104,6 +107,9 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
       // Results of earlier runs of this conversation that the root has not had yet (issue 12).
       const earlier = run.chat ? await findEarlierResults(environment.store, run, run.chat) : [];
       const policy = profile ? rootPolicy(profile) : undefined;
+      // Helpers that run every turn (or every N turns) start before the root's first call (cadence.ts).
+      const cadence = planCadence({ profiles: environment.profiles.values(), rootProfileId, snapshot, earlier });
+      const opening = profile && policy ? withEarlierSection(withEarlierSection(rootMessages(snapshot, profile, policy), renderEarlierSection(earlier)), renderCadenceSection(cadence)) : [];
       const root: AgentInvocation = {
         id: rootId,
         runId,
@@ -114,7 +120,7 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
         budget: profile ? profileBudget(profile) : { maxRounds: 1, maxToolCalls: 0 },
         usage: emptyUsage(),
         providerSessionId: `${runId}:${rootId}`,
-        messages: profile && policy ? withEarlierSection(rootMessages(snapshot, profile, policy), renderEarlierSection(earlier)) : [],
+        messages: opening,
         depth: 0,
         createdAt: now,
       };
@@ -125,6 +131,8 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
       start.onRunCreated?.(run);
       const session = createSession(environment, { run, snapshot, tasks: [], resolveModel: start.resolveModel, onProgress: start.onProgress, onReplyStream: start.onReplyStream, onEarlyReply: start.onEarlyReply, earlierResults: offered });
       await session.journal.record('run-start', { invocationId: rootId, data: { origin: run.origin, adapter: run.adapter, rootProfileId, title: run.title } });
+      for (const held of cadence.heldByLedger) session.journal.note('cadence-skip', { invocationId: rootId, data: { agentId: held.id, reason: 'held-by-ledger' } });
+      if (profile) await startCadenceHelpers(session, root, cadence.atStart, 'turn-start');
       return drive(session, root, start.signal);
     },
 
@@ -172,6 +180,16 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
       const active = sessions.get(runId);
       // A result that waits past its run's end is decided on its stored records, for the next turn.
       return active ? applyReviewDecision(active.session, taskId, decision) : applyEndedRunReview(environment.store, runId, taskId, decision, environment.now());
+    },
+
+    async sendGuidance(runId, request) {
+      const active = sessions.get(runId);
+      return active ? sendGuidance(active.session, request) : undefined;
+    },
+
+    async runAgent(runId, agentId) {
+      const active = sessions.get(runId);
+      return active ? runOnDemand(active.session, agentId) : undefined;
     },
 
     async shutdown() {

@@ -1,0 +1,131 @@
+import { afterEach, expect, test } from 'vitest';
+import type { PromptSnapshot } from '../../../src/hosts/prompt-snapshot';
+import type { AgentProfileInput } from '../../../src/settings/schema';
+import { delegate, isChecker, isRoot, MARKER, requestsOf, snapshot, startHarness, testProfiles, type Harness } from './runtime-harness';
+
+// Cadence per agent (issue 25 item 2): Retinue starts helpers on their own cadence, through the real SDK.
+let harness: Harness;
+afterEach(async () => {
+  await harness.close();
+});
+
+const chat = { conversationId: 'chat-cadence' };
+const checkerReturns = (summary: string) => ({ toolCalls: [{ name: 'task_return', arguments: { summary } }] });
+const awaitChecker = { toolCalls: [{ name: 'agent_await', arguments: { tasks: ['continuity-checker'] } }] };
+const rootRequests = () => harness.server.requests.filter(isRoot);
+const withTurn = (before: PromptSnapshot, reply: string, user: string): PromptSnapshot => ({
+  ...before,
+  messages: [...before.messages, { role: 'assistant', content: reply }, { role: 'user', content: user }],
+});
+
+async function withChecker(runs: string, more: { root?: Partial<AgentProfileInput> } = {}): Promise<void> {
+  harness = await startHarness({ profiles: testProfiles({ checker: { runs }, ...more }) });
+}
+
+test('an every-turn helper starts before the root’s first call, and the root reads its result by name', async () => {
+  await withChecker('every turn');
+  harness.server.queue(isChecker, checkerReturns('The duke wore a ring in chapter one.'));
+  harness.server.queue(isRoot, awaitChecker, { content: 'She sees the ring.' });
+  const outcome = await harness.start({ chat });
+  expect(outcome.reply).toBe('She sees the ring.');
+  const [first, second] = rootRequests();
+  expect(first?.systemText).toContain('## Helpers already working on this turn');
+  expect(first?.systemText).toContain('`continuity-checker` — Continuity checker (runs every turn)');
+  expect(second?.lastMessageText).toContain('The duke wore a ring in chapter one.');
+  const journal = await harness.journal(outcome.run.id);
+  const queued = journal.findIndex((event) => event.type === 'task-queued');
+  const rootFirstCall = journal.findIndex((event) => event.type === 'model-call-start' && event.invocationId === outcome.run.rootInvocationId);
+  expect(queued).toBeGreaterThanOrEqual(0);
+  expect(queued).toBeLessThan(rootFirstCall);
+  const [task] = await harness.store.listTasks(outcome.run.id);
+  expect(task).toMatchObject({ startedBy: 'cadence', cadence: 'every turn', status: 'completed', workspaceKey: 'continuity-checker' });
+});
+
+test('a swipe does not run an every-turn helper again when the ledger holds its result for that message', async () => {
+  await withChecker('every turn');
+  harness.server.queue(isChecker, checkerReturns('The duke wore a ring.'));
+  harness.server.queue(isRoot, awaitChecker, { content: 'First attempt.' });
+  await harness.start({ chat });
+  harness.server.queue(isRoot, { content: 'Second attempt.' });
+  const swipe = await harness.start({ chat });
+  expect(requestsOf(harness.server, MARKER.checker)).toHaveLength(1);
+  expect(rootRequests().at(-1)?.systemText).toContain('earlier-continuity-checker');
+  expect(rootRequests().at(-1)?.systemText).not.toContain('## Helpers already working on this turn');
+  expect(await harness.store.listTasks(swipe.run.id)).toHaveLength(0);
+  const skip = (await harness.journal(swipe.run.id)).find((event) => event.type === 'cadence-skip');
+  expect(skip?.data).toMatchObject({ agentId: 'continuity-checker', reason: 'held-by-ledger' });
+
+  // The next message is a new turn: it runs again.
+  harness.server.queue(isChecker, checkerReturns('Still the ring.'));
+  harness.server.queue(isRoot, awaitChecker, { content: 'Third.' });
+  await harness.start({ chat, snapshot: withTurn(snapshot, 'Second attempt.', 'She looks closer.') });
+  expect(requestsOf(harness.server, MARKER.checker)).toHaveLength(2);
+});
+
+test('an every-N-turns helper runs on the first turn and then every N-th', async () => {
+  await withChecker('every 2 turns');
+  // The harness snapshot is turn 2 (two user messages); start from a one-message chat.
+  const turnOne: PromptSnapshot = { ...snapshot, messages: snapshot.messages.slice(0, 2) };
+  const turns = [turnOne, withTurn(turnOne, 'A.', 'Two.'), withTurn(withTurn(turnOne, 'A.', 'Two.'), 'B.', 'Three.')];
+  const ran: boolean[] = [];
+  for (const [index, turn] of turns.entries()) {
+    const before = requestsOf(harness.server, MARKER.checker).length;
+    harness.server.queue(isChecker, checkerReturns(`Turn ${index + 1} checked.`));
+    harness.server.queue(isRoot, { content: `Reply ${index + 1}.` });
+    await harness.start({ chat, snapshot: turn });
+    ran.push(requestsOf(harness.server, MARKER.checker).length > before);
+  }
+  expect(ran).toEqual([true, false, true]);
+});
+
+test('an after-the-reply helper starts once the reply is out, never delays it, and its result reaches the next turn', async () => {
+  await withChecker('after the reply');
+  let replied = false;
+  let checkerSawReply = false;
+  harness.queueLater(isChecker, (request) => {
+    checkerSawReply = replied && request.allText.includes('The duke yields.');
+    return checkerReturns('The duke yielded too quickly for his character.');
+  });
+  harness.server.queue(isRoot, { content: 'The duke yields.' });
+  const first = await harness.start({ chat, onEarlyReply: (early) => (replied = early.reply === 'The duke yields.') });
+  expect(first.reply).toBe('The duke yields.');
+  expect(first.run.repliedAt).toBeTypeOf('number');
+  expect(checkerSawReply).toBe(true);
+  expect(rootRequests()[0]?.toolNames).toContain('agent_delegate');
+  const [task] = await harness.store.listTasks(first.run.id);
+  expect(task).toMatchObject({ startedBy: 'cadence', cadence: 'after the reply', status: 'completed' });
+
+  harness.server.queue(isRoot, { content: 'She doubts him.' });
+  await harness.start({ chat, snapshot: withTurn(snapshot, 'The duke yields.', 'She looks at him.') });
+  expect(rootRequests().at(-1)?.systemText).toContain('## Since your last reply');
+  expect(rootRequests().at(-1)?.systemText).toContain('The duke yielded too quickly for his character.');
+});
+
+test('the root is not offered helpers on a cadence of their own, and delegating one is refused with a reason', async () => {
+  await withChecker('on demand');
+  harness.server.queue(
+    isRoot,
+    { toolCalls: [{ name: 'agent_list', arguments: {} }] },
+    { toolCalls: [delegate('continuity-checker', 'Check')] },
+    { content: 'Done alone.' },
+  );
+  const outcome = await harness.start({ chat });
+  expect(outcome.reply).toBe('Done alone.');
+  const [, afterList, afterDelegate] = rootRequests();
+  expect(afterList?.lastMessageText).toContain('scene-critic');
+  expect(afterList?.lastMessageText).not.toContain('continuity-checker');
+  expect(afterDelegate?.lastMessageText).toContain('The agent "continuity-checker" is not yours to delegate: only the user starts it.');
+  expect(requestsOf(harness.server, MARKER.checker)).toHaveLength(0);
+  expect(await harness.store.listTasks(outcome.run.id)).toHaveLength(0);
+});
+
+test('the spend cap refuses an after-the-reply helper like any delegation', async () => {
+  await withChecker('after the reply', { root: { budget: { maxRounds: 8, maxToolCalls: 16, maxRunTokens: 1_000 } } });
+  harness.server.queue(isRoot, { content: 'The duke yields.', usage: { prompt_tokens: 1_500, completion_tokens: 10, total_tokens: 1_510 } });
+  const outcome = await harness.start({ chat });
+  expect(outcome.reply).toBe('The duke yields.');
+  expect(requestsOf(harness.server, MARKER.checker)).toHaveLength(0);
+  const skip = (await harness.journal(outcome.run.id)).find((event) => event.type === 'cadence-skip');
+  expect(skip?.data).toMatchObject({ agentId: 'continuity-checker' });
+  expect(String(skip?.data.reason)).toContain('limit of 1,000 tokens');
+});
