@@ -80,7 +80,7 @@ export function cadenceRefusal(target: AgentProfile): string {
     return `The agent ${name} is not yours to delegate: it runs ${target.runs} on its own. On a turn it runs, its result is offered to you by name with agent_await; on other turns, go on without it.`;
   }
   if (cadence.kind === 'after-reply') {
-    return `The agent ${name} is not yours to delegate: it runs after your reply on its own, and its result reaches you next turn.`;
+    return `The agent ${name} is not yours to delegate: it runs on its own once the reply is out, and its result is read next turn.`;
   }
   return `The agent ${name} is not yours to delegate: only the user starts it. Go on without it.`;
 }

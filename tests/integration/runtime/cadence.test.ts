@@ -129,3 +129,51 @@ test('the spend cap refuses an after-the-reply helper like any delegation', asyn
   expect(skip?.data).toMatchObject({ agentId: 'continuity-checker' });
   expect(String(skip?.data.reason)).toContain('limit of 1,000 tokens');
 });
+
+test('a run resumed after a worker stop keeps its every-turn helper: not started twice, not lost', async () => {
+  await withChecker('every turn');
+  let runId = '';
+  let unblock: () => void = () => undefined;
+  const blocked = new Promise<void>((resolve) => (unblock = resolve));
+  harness.queueLater(isChecker, async () => (await blocked, checkerReturns('lost to the stop')));
+  harness.queueLater(isRoot, async () => (await blocked, awaitChecker));
+  const running = harness.start({ chat, onRunCreated: (run) => (runId = run.id) });
+  await harness.nextEvent((event) => event.type === 'model-call-start' && event.taskId !== undefined);
+  await harness.runtime.shutdown();
+  unblock();
+  expect(await running).toMatchObject({ suspended: true });
+
+  harness.server.queue(isChecker, checkerReturns('The ring, after the restart.'));
+  harness.server.queue(isRoot, awaitChecker, { content: 'She sees the ring.' });
+  const resumed = await harness.newRuntime().resumeRun(runId, { resolveModel: harness.resolveModel });
+  expect(resumed.reply).toBe('She sees the ring.');
+  const tasks = await harness.store.listTasks(runId);
+  expect(tasks).toHaveLength(1);
+  expect(tasks[0]).toMatchObject({ startedBy: 'cadence', status: 'completed' });
+  expect(rootRequests().at(-1)?.lastMessageText).toContain('The ring, after the restart.');
+});
+
+test('a helper allowed to hand work on is not offered a cadence agent either', async () => {
+  harness = await startHarness({
+    profiles: testProfiles({
+      critic: { tools: { allow: ['agent.list', 'agent.delegate', 'agent.await'] }, delegation: { canDelegate: true, callable: true, allowNestedDelegation: true } },
+      checker: { runs: 'after the reply' },
+    }),
+  });
+  harness.server.queue(isRoot, { toolCalls: [delegate('scene-critic', 'Critique')] }, { toolCalls: [{ name: 'agent_await', arguments: {} }] }, { content: 'Done.' });
+  harness.server.queue(
+    (request) => request.systemText.includes(MARKER.critic),
+    { toolCalls: [delegate('continuity-checker', 'Check')] },
+    { toolCalls: [{ name: 'task_return', arguments: { summary: 'Critiqued alone.' } }] },
+  );
+  harness.server.queue(isChecker, checkerReturns('After the reply.'));
+  const outcome = await harness.start({ chat });
+  expect(outcome.reply).toBe('Done.');
+  const critic = requestsOf(harness.server, MARKER.critic);
+  expect(critic[1]?.lastMessageText).toContain('The agent "continuity-checker" is not yours to delegate: it runs on its own once the reply is out');
+  const tasks = await harness.store.listTasks(outcome.run.id);
+  expect(tasks.map((task) => [task.workspaceKey, task.startedBy ?? 'agent'])).toEqual([
+    ['scene-critic', 'agent'],
+    ['continuity-checker', 'cadence'],
+  ]);
+});
