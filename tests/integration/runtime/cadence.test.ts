@@ -177,3 +177,36 @@ test('a helper allowed to hand work on is not offered a cadence agent either', a
     ['continuity-checker', 'cadence'],
   ]);
 });
+
+test('the reply deadline ends the root’s wait for an every-turn helper, which works on and reaches the next turn', async () => {
+  await withChecker('every turn');
+  let release: () => void = () => undefined;
+  const replied = new Promise<void>((resolve) => (release = resolve));
+  harness.queueLater(isChecker, async () => (await replied, checkerReturns('The ring was silver.')));
+  harness.server.queue(isRoot, awaitChecker, { content: 'She waits.' });
+  const first = await harness.start({ chat, replyDeadlineMs: 800, onEarlyReply: () => release() });
+  expect(first.reply).toBe('She waits.');
+  expect(first.run.repliedAt).toBeTypeOf('number');
+  const [task] = await harness.store.listTasks(first.run.id);
+  expect(task).toMatchObject({ startedBy: 'cadence', status: 'completed' });
+  expect(task?.endedAt).toBeGreaterThan(first.run.repliedAt ?? Infinity);
+
+  harness.server.queue(isChecker, checkerReturns('Still silver.'));
+  harness.server.queue(isRoot, { content: 'She sees the silver ring.' });
+  await harness.start({ chat, snapshot: withTurn(snapshot, 'She waits.', 'She looks at his hand.') });
+  const nextFirst = rootRequests().at(-1)?.systemText ?? '';
+  expect(nextFirst).toContain('## Since your last reply');
+  expect(nextFirst).toContain('The ring was silver.');
+  expect(nextFirst).toContain('## Helpers already working on this turn');
+});
+
+test('a turn that falls open cancels its every-turn helper with the rest', async () => {
+  await withChecker('every turn');
+  harness.queueLater(isChecker, async () => (await new Promise((resolve) => setTimeout(resolve, 2_000)), checkerReturns('too late')));
+  harness.server.queue(isRoot, { content: '' }, { content: '' }, { content: '' }, { content: '' });
+  const outcome = await harness.start({ chat });
+  expect(outcome.run.status).toBe('failed');
+  expect(outcome.run.fallback?.code).toBeDefined();
+  const [task] = await harness.store.listTasks(outcome.run.id);
+  expect(task).toMatchObject({ startedBy: 'cadence', status: 'cancelled' });
+});
