@@ -36,6 +36,13 @@ function titleOf(snapshot: PromptSnapshot): string {
   return text.length > TITLE_CHARS ? `${text.slice(0, TITLE_CHARS - 1)}…` : text;
 }
 
+/** The assistant message before the request's last user message: the reply the page shows for the turn before. */
+function previousReplyOf(snapshot: PromptSnapshot): string | undefined {
+  const lastUser = snapshot.messages.findLastIndex((message) => message.role === 'user');
+  const before = snapshot.messages.slice(0, Math.max(0, lastUser)).findLast((message) => message.role === 'assistant');
+  return before ? chatMessageText(before) : undefined;
+}
+
 function createSession(environment: RuntimeEnvironment, options: Omit<RunSessionOptions, 'environment' | 'runChildTask'>): RunSession {
   return new RunSession({ environment, ...options, runChildTask });
 }
@@ -105,7 +112,7 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
         ...(tokenCap !== undefined ? { tokenCap } : {}),
       };
       // Results of earlier runs of this conversation that the root has not had yet (issue 12).
-      const earlier = run.chat ? await findEarlierResults(environment.store, run, run.chat) : [];
+      const earlier = run.chat ? await findEarlierResults(environment.store, run, run.chat, { previousReply: previousReplyOf(snapshot) }) : [];
       const policy = profile ? rootPolicy(profile) : undefined;
       // Helpers that run every turn (or every N turns) start before the root's first call (cadence.ts).
       const cadence = planCadence({ profiles: environment.profiles.values(), rootProfileId, snapshot, earlier });

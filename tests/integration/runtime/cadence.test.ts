@@ -210,3 +210,20 @@ test('a turn that falls open cancels its every-turn helper with the rest', async
   const [task] = await harness.store.listTasks(outcome.run.id);
   expect(task).toMatchObject({ startedBy: 'cadence', status: 'cancelled' });
 });
+
+test('an after-the-reply result follows the reply on screen: a swipe is not offered it, and the next turn reads only its own line’s', async () => {
+  await withChecker('after the reply');
+  harness.queueLater(isChecker, (request) => checkerReturns(request.allText.includes('Reply A.') ? 'About A.' : 'About B.'));
+  harness.server.queue(isRoot, { content: 'Reply A.' });
+  await harness.start({ chat });
+  harness.queueLater(isChecker, (request) => checkerReturns(request.allText.includes('Reply A.') ? 'About A.' : 'About B.'));
+  harness.server.queue(isRoot, { content: 'Reply B.' });
+  await harness.start({ chat });
+  expect(rootRequests().at(-1)?.systemText).not.toContain('About A.');
+
+  harness.server.queue(isRoot, { content: 'Onwards.' });
+  await harness.start({ chat, snapshot: withTurn(snapshot, 'Reply B.', 'She looks at him.') });
+  const next = rootRequests().at(-1)?.systemText ?? '';
+  expect(next).toContain('About B.');
+  expect(next).not.toContain('About A.');
+});
