@@ -227,3 +227,23 @@ test('an after-the-reply result follows the reply on screen: a swipe is not offe
   expect(next).toContain('About B.');
   expect(next).not.toContain('About A.');
 });
+
+test('the side panel’s Run button starts an on-demand helper in the working run, once, as the writer’s task', async () => {
+  await withChecker('on demand');
+  let runId = '';
+  const answers: unknown[] = [];
+  harness.queueLater(isRoot, async () => {
+    answers.push(await harness.runtime.runAgent(runId, 'continuity-checker'));
+    answers.push(await harness.runtime.runAgent(runId, 'continuity-checker'));
+    answers.push(await harness.runtime.runAgent(runId, 'root'));
+    return awaitChecker;
+  });
+  harness.server.queue(isChecker, checkerReturns('Asked for by the user.'));
+  harness.server.queue(isRoot, { content: 'Done.' });
+  const outcome = await harness.start({ chat, onRunCreated: (run) => (runId = run.id) });
+  expect(answers).toEqual([{ ok: true }, expect.objectContaining({ ok: false, code: 'run-agent-already' }), expect.objectContaining({ ok: false, code: 'run-agent-unknown' })]);
+  expect(rootRequests().at(-1)?.lastMessageText).toContain('Asked for by the user.');
+  const tasks = await harness.store.listTasks(outcome.run.id);
+  expect(tasks).toEqual([expect.objectContaining({ startedBy: 'user', targetProfileId: 'continuity-checker', status: 'completed' })]);
+  expect(await harness.runtime.runAgent(outcome.run.id, 'continuity-checker')).toBeUndefined();
+});
