@@ -72,7 +72,7 @@ async function seed(name: string, options: { runs: number; tasksInLatest: number
 }
 
 const connection = {
-  subscribeRun: () => undefined, subscribeOrigin: () => undefined, cancelRun: () => undefined, cancelTask: () => undefined, reviewTask: () => undefined,
+  subscribeRun: () => undefined, subscribeOrigin: () => undefined, cancelRun: () => undefined, cancelTask: () => undefined, reviewTask: () => undefined, sendGuidance: () => undefined, runAgent: () => undefined,
   onEvent: () => () => undefined, onReconnect: () => () => undefined, onError: () => () => undefined, close: () => undefined,
 };
 const settingsAccess = {

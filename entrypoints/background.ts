@@ -23,5 +23,7 @@ export default defineBackground(() => {
     cancelRun: (runId) => context.cancelRun(runId),
     cancelTask: (runId, taskId) => context.cancelTask(runId, taskId),
     reviewTask: (runId, taskId, decision) => context.reviewTask(runId, taskId, decision),
+    sendGuidance: (runId, request) => context.sendGuidance(runId, request),
+    runAgent: (runId, agentId) => context.runAgent(runId, agentId),
   });
 });

@@ -28,6 +28,10 @@ export interface BackgroundContext {
   cancelTask(runId: string, taskId: string): void;
   /** The side panel's Approve, Edit or Discard on a result waiting for review, whichever runtime drives the run. */
   reviewTask(runId: string, taskId: string, decision: ReviewDecision): Promise<ReviewOutcome>;
+  /** A side-panel note for the root or a running task, whichever runtime drives the run. */
+  sendGuidance(runId: string, request: { taskId?: string; text: string }): Promise<{ ok: true } | { ok: false; code: string; message: string }>;
+  /** The side panel's Run button, whichever runtime drives the run. */
+  runAgent(runId: string, agentId: string): Promise<{ ok: true } | { ok: false; code: string; message: string }>;
   /** Resume or interrupt: who decides about the runs left `running` when this background started. */
   runClaims: RunClaims;
   /** Holds the background awake while a run (or anything still working for one) is in flight. */
@@ -98,6 +102,20 @@ export function createBackgroundContext(options: BackgroundContextOptions = {}):
         code: 'run-not-active',
         message: 'This run is not working right now, so the decision cannot reach it. If its page is still waiting, try again in a moment.',
       };
+    },
+    async sendGuidance(runId, request) {
+      for (const each of runtimes) {
+        const outcome = await each.sendGuidance(runId, request);
+        if (outcome) return outcome;
+      }
+      return { ok: false, code: 'run-not-active', message: 'This run is not working right now, so a note cannot reach it. Write it in the chat instead.' };
+    },
+    async runAgent(runId, agentId) {
+      for (const each of runtimes) {
+        const outcome = await each.runAgent(runId, agentId);
+        if (outcome) return outcome;
+      }
+      return { ok: false, code: 'run-not-active', message: 'This run is not working right now. Start a turn in the page, then run the helper while it works.' };
     },
     runClaims: createRunClaims(),
     keepAlive: options.keepAlive ?? createBackgroundKeepAlive(),

@@ -26,6 +26,9 @@ export interface PanelServiceDependencies {
   cancelTask(runId: string, taskId: string): void;
   /** Approve, edit or discard a result waiting for review. */
   reviewTask(runId: string, taskId: string, decision: ReviewDecision): Promise<ReviewOutcome>;
+  /** A side-panel note for the root or a running task, and the Run button (see background-context.ts). */
+  sendGuidance?(runId: string, request: { taskId?: string; text: string }): Promise<PanelActionOutcome>;
+  runAgent?(runId: string, agentId: string): Promise<PanelActionOutcome>;
   /** Where Ports arrive; defaults to `browser.runtime.onConnect`. */
   connections?: { addListener(listener: (port: PanelPort) => void): void };
   /** Tells open panels the service is up; defaults to `browser.runtime.sendMessage`. */
@@ -35,6 +38,9 @@ export interface PanelServiceDependencies {
   /** Whether a Port comes from the side panel page itself (review decisions); defaults to checking its sender URL. */
   isSidePanelPort?: (port: PanelPort) => boolean;
 }
+
+/** What a side-panel action answers: done, or refused with what to do. */
+export type PanelActionOutcome = { ok: true } | { ok: false; code: string; message: string };
 
 type Subscription = { kind: 'none' } | { kind: 'run'; runId: string } | { kind: 'origin'; origin: string };
 
@@ -141,7 +147,28 @@ export function installPanelService(dependencies: PanelServiceDependencies): () 
       case 'review-task':
         review(client, message);
         return;
+      case 'send-guidance':
+        sidePanelAction(client, 'guidance', () => dependencies.sendGuidance?.(message.runId, { ...(message.taskId ? { taskId: message.taskId } : {}), text: message.text }));
+        return;
+      case 'run-agent':
+        sidePanelAction(client, 'run-agent', () => dependencies.runAgent?.(message.runId, message.agentId));
+        return;
     }
+  }
+
+  /** A side-panel-only action whose refusal is told back to that panel. */
+  function sidePanelAction(client: PanelClient, name: string, act: () => Promise<PanelActionOutcome> | undefined): void {
+    if (!isSidePanel(client.port)) {
+      post(client, { type: 'panel-error', code: `${name}-refused`, message: 'This is done from the side panel only; open the side panel and try there.' });
+      return;
+    }
+    const done = act() ?? Promise.resolve<PanelActionOutcome>({ ok: false, code: `${name}-unavailable`, message: 'This background cannot do that yet; reload the extension.' });
+    done.then(
+      (outcome) => {
+        if (!outcome.ok) post(client, { type: 'panel-error', code: outcome.code.slice(0, 100), message: outcome.message.slice(0, 2_000) });
+      },
+      (error: unknown) => post(client, { type: 'panel-error', code: 'panel-action-failed', message: `That did not work: ${error instanceof Error ? error.message : String(error)}`.slice(0, 2_000) }),
+    );
   }
 
   function review(client: PanelClient, message: Extract<PanelToBackground, { type: 'review-task' }>): void {

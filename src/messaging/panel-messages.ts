@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { journalEventSchema } from '../records/journal';
 import { reviewDecisionSchema } from '../records/task-review';
+import { GUIDANCE_MAX_CHARS } from '../records/guidance-note';
 
 /** The name of the `runtime.Port` the side panel opens to the background. */
 export const PANEL_PORT_NAME = 'panel';
@@ -22,6 +23,10 @@ export const panelToBackgroundSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('cancel-task'), runId, taskId: z.string().min(1).max(200) }),
   /** Approve, edit or discard a result waiting for review; taken only from the side panel page itself. */
   z.strictObject({ type: z.literal('review-task'), runId, taskId: z.string().min(1).max(200), decision: reviewDecisionSchema }),
+  /** A note for the root (no `taskId`) or a running task's next model request; side panel only. */
+  z.strictObject({ type: z.literal('send-guidance'), runId, taskId: z.string().min(1).max(200).optional(), text: z.string().min(1).max(GUIDANCE_MAX_CHARS) }),
+  /** The Run button: start a helper in this run; side panel only. */
+  z.strictObject({ type: z.literal('run-agent'), runId, agentId: z.string().min(1).max(64) }),
 ]);
 export type PanelToBackground = z.infer<typeof panelToBackgroundSchema>;
 

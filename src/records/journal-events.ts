@@ -108,4 +108,10 @@ export const journalEventDataSchemas = {
   }),
   /** The run used its spend cap (`budget.maxRunTokens`): no new tasks, the rest wrap up. */
   'token-cap-reached': z.looseObject({ cap: z.number().optional(), totalTokens: z.number().optional() }),
+  /** A helper its cadence called for was not started: the ledger holds its result already, or a limit refused it. */
+  'cadence-skip': z.looseObject({ agentId: z.string().optional(), reason: z.string().optional() }),
+  /** The user sent a note from the side panel to a running invocation (the root or a task's child). */
+  'guidance-sent': z.looseObject({ noteId: z.string().optional(), text: z.string().optional() }),
+  /** A note went into that invocation's next model request as a user message. */
+  'guidance-applied': z.looseObject({ noteId: z.string().optional(), round: z.number().optional() }),
 } satisfies Record<string, z.ZodType<Record<string, unknown>>>;

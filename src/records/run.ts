@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { chatIdentitySchema } from './chat-identity';
+import { GUIDANCE_MAX_NOTES, guidanceNoteSchema } from './guidance-note';
 import { usageSchema } from './usage';
 
 /**
@@ -45,5 +46,7 @@ export const agentRunSchema = z.object({
   chat: z.optional(chatIdentitySchema),
   /** The bytes the ended run keeps in the store, measured once for the per-origin quota (origin-storage-quota.ts). */
   storedBytes: z.number().int().min(0).optional(),
+  /** Notes the user sent from the side panel to the run's invocations (guidance-note.ts, runtime/guidance.ts). */
+  guidance: z.array(guidanceNoteSchema).max(GUIDANCE_MAX_NOTES).optional(),
 });
 export type AgentRun = z.infer<typeof agentRunSchema>;

@@ -60,6 +60,13 @@ export const agentTaskRecordSchema = z.object({
   deadlineAt: z.number().optional(),
   /** The user's look at the result before the parent gets it (profile `review: "ask"`); see task-review.ts. */
   review: taskReviewSchema.optional(),
+  /**
+   * Why the task ran (issue 25): `agent` (the invocation that delegated it asked), `cadence` (its
+   * profile's `runs`, as it read when started, in `cadence`), `user` (the side panel's Run button).
+   * Absent on records from before it was kept: `agent`.
+   */
+  startedBy: z.enum(['agent', 'cadence', 'user']).optional(),
+  cadence: z.string().max(40).optional(),
   createdAt: z.number(),
   startedAt: z.number().optional(),
   endedAt: z.number().optional(),

@@ -3,6 +3,7 @@ import type { ModelResolver } from '../model/model-resolver';
 import type { PageChatIdentity } from '../records/chat-identity';
 import type { AgentRun } from '../records/run';
 import type { ReviewDecision } from '../records/task-review';
+import type { GuidanceOutcome } from '../records/guidance-note';
 import type { ReviewOutcome } from './task-review';
 import type { ReplyStreamEvent } from './reply-stream';
 import type { EarlyReply } from './run-session';
@@ -83,6 +84,13 @@ export interface AgentRuntime {
   cancelTask(runId: string, taskId: string): void;
   /** The user's decision on a result waiting for review; undefined when this runtime does not drive the run. */
   reviewTask(runId: string, taskId: string, decision: ReviewDecision): Promise<ReviewOutcome | undefined>;
+  /**
+   * A note from the side panel for the root (`taskId` absent) or a running task: it goes into that
+   * invocation's next model request. Undefined when this runtime does not drive the run.
+   */
+  sendGuidance(runId: string, request: { taskId?: string; text: string }): Promise<GuidanceOutcome | undefined>;
+  /** The side panel's Run button: starts a helper in this run. Undefined when this runtime does not drive the run. */
+  runAgent(runId: string, agentId: string): Promise<{ ok: true } | { ok: false; code: string; message: string } | undefined>;
   /**
    * Stops every run of this runtime where it stands without recording an end, as when the browser
    * stops the service worker; their `startRun`/`resumeRun` promises resolve with `suspended: true`.

@@ -23,6 +23,9 @@ import { applyReviewDecision } from './task-review';
 import { withoutProgressLines } from './snapshot-without-progress';
 import { parentTaskOf } from './task-tree';
 import { applyEndedRunReview } from './ended-run-review';
+import { planCadence, renderCadenceSection } from './cadence';
+import { runOnDemand, startCadenceHelpers } from './cadence-start';
+import { sendGuidance } from './guidance';
 
 const TITLE_CHARS = 80;
 
@@ -32,6 +35,13 @@ function titleOf(snapshot: PromptSnapshot): string {
   const text = (lastUser ? chatMessageText(lastUser) : '').replace(/\s+/g, ' ').trim();
   if (text === '') return 'Chat turn';
   return text.length > TITLE_CHARS ? `${text.slice(0, TITLE_CHARS - 1)}…` : text;
+}
+
+/** The assistant message before the request's last user message: the reply the page shows for the turn before. */
+function previousReplyOf(snapshot: PromptSnapshot): string | undefined {
+  const lastUser = snapshot.messages.findLastIndex((message) => message.role === 'user');
+  const before = snapshot.messages.slice(0, Math.max(0, lastUser)).findLast((message) => message.role === 'assistant');
+  return before ? chatMessageText(before) : undefined;
 }
 
 function createSession(environment: RuntimeEnvironment, options: Omit<RunSessionOptions, 'environment' | 'runChildTask'>): RunSession {
@@ -103,8 +113,11 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
         ...(tokenCap !== undefined ? { tokenCap } : {}),
       };
       // Results of earlier runs of this conversation that the root has not had yet (issue 12).
-      const earlier = run.chat ? await findEarlierResults(environment.store, run, run.chat) : [];
+      const earlier = run.chat ? await findEarlierResults(environment.store, run, run.chat, { previousReply: previousReplyOf(snapshot) }) : [];
       const policy = profile ? rootPolicy(profile) : undefined;
+      // Helpers that run every turn (or every N turns) start before the root's first call (cadence.ts).
+      const cadence = planCadence({ profiles: environment.profiles.values(), rootProfileId, snapshot, earlier });
+      const opening = profile && policy ? withEarlierSection(withEarlierSection(rootMessages(snapshot, profile, policy), renderEarlierSection(earlier)), renderCadenceSection(cadence)) : [];
       const root: AgentInvocation = {
         id: rootId,
         runId,
@@ -115,7 +128,7 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
         budget: profile ? profileBudget(profile) : { maxRounds: 1, maxToolCalls: 0 },
         usage: emptyUsage(),
         providerSessionId: `${runId}:${rootId}`,
-        messages: profile && policy ? withEarlierSection(rootMessages(snapshot, profile, policy), renderEarlierSection(earlier)) : [],
+        messages: opening,
         depth: 0,
         createdAt: now,
       };
@@ -128,6 +141,8 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
       start.onRunCreated?.(run);
       const session = createSession(environment, { run, snapshot, tasks: [], resolveModel: start.resolveModel, onProgress: start.onProgress, onReplyStream: start.onReplyStream, onEarlyReply: start.onEarlyReply, earlierResults: offered });
       await session.journal.record('run-start', { invocationId: rootId, data: { origin: run.origin, adapter: run.adapter, rootProfileId, title: run.title } });
+      for (const held of cadence.heldByLedger) session.journal.note('cadence-skip', { invocationId: rootId, data: { agentId: held.id, reason: 'held-by-ledger' } });
+      if (profile) await startCadenceHelpers(session, root, cadence.atStart, 'turn-start');
       return drive(session, root, start.signal);
     },
 
@@ -175,6 +190,16 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
       const active = sessions.get(runId);
       // A result that waits past its run's end is decided on its stored records, for the next turn.
       return active ? applyReviewDecision(active.session, taskId, decision) : applyEndedRunReview(environment.store, runId, taskId, decision, environment.now());
+    },
+
+    async sendGuidance(runId, request) {
+      const active = sessions.get(runId);
+      return active ? sendGuidance(active.session, request) : undefined;
+    },
+
+    async runAgent(runId, agentId) {
+      const active = sessions.get(runId);
+      return active ? runOnDemand(active.session, agentId) : undefined;
     },
 
     async shutdown() {

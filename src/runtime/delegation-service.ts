@@ -9,6 +9,7 @@ import { AWAIT_MAX_TIMEOUT_MS } from '../tools/agent-await';
 import { createTask } from './task-creation';
 import { renderEarlierForAwaitNow } from './earlier-results';
 import { delegableAgents } from './invocation-policy';
+import { cadenceRefusal, mayBeDelegated } from './cadence';
 import type { RunSession } from './run-session';
 import { delegationRefusal, waitEndings } from './limits/asking';
 import { discardUnreviewed } from './task-review';
@@ -96,15 +97,17 @@ export function createDelegationPort(session: RunSession, caller: AgentInvocatio
   const tasksLeft = () => Math.max(0, session.environment.defaults.maxTasksPerRun - session.tasks.size);
 
   return {
-    agents: () => delegableAgents(callerProfile, allProfiles()),
+    // Helpers that run on a cadence of their own (or only for the user) are not offered to agents.
+    agents: () => delegableAgents(callerProfile, allProfiles()).filter(mayBeDelegated),
     tasksLeft,
 
     async delegate(request: DelegateRequest, call: ToolCallKey): Promise<DelegateAnswer> {
       const agents = delegableAgents(callerProfile, allProfiles());
       const existing = session.tasksOf(caller.id).find((task) => madeBy(task, call));
       const target = agents.find((agent) => agent.id === (existing?.targetProfileId ?? request.agentId));
+      if (target && !existing && !mayBeDelegated(target)) throw new ModelBehaviorError('agent-not-delegable', cadenceRefusal(target));
       if (!target) {
-        const names = agents.map((agent) => agent.id).join(', ') || 'none';
+        const names = agents.filter(mayBeDelegated).map((agent) => agent.id).join(', ') || 'none';
         throw new ModelBehaviorError('agent-unavailable', `There is no agent "${request.agentId}" you can delegate to. Agents you can use: ${names}.`);
       }
       const refusal = existing ? undefined : delegationRefusal({ session, invocation: caller });

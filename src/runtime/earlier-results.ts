@@ -52,6 +52,13 @@ function offeredTo(task: AgentTaskRecord): string[] {
   return [...(task.offeredToRunIds ?? []), ...(task.carriedToRunId !== undefined ? [task.carriedToRunId] : [])];
 }
 
+/** A helper that ran after its run's reply (cadence `after the reply`): its result is about that reply. */
+function isAboutTheReply(task: AgentTaskRecord): boolean {
+  return task.startedBy === 'cadence' && task.cadence === 'after the reply';
+}
+
+const sameText = (left: string, right: string): boolean => left.replace(/\s+/g, ' ').trim() === right.replace(/\s+/g, ' ').trim();
+
 /** A run that gave the page its reply (early, or at its end); one that fell open or was stopped did not. */
 export function endedWithReply(run: AgentRun): boolean {
   return run.repliedAt !== undefined || (run.status === 'completed' && run.fallback === undefined);
@@ -80,7 +87,12 @@ async function offer(store: RunStore, task: AgentTaskRecord, name: string, kind:
  * stale and not offered. A resumed run (`resumed`) is offered again exactly what it was offered.
  * Which identities may share is decided in `chat-identity.ts` (a guessed identity never reuses for the same message).
  */
-export async function findEarlierResults(store: RunStore, run: AgentRun, chat: ChatIdentity, options: { resumed?: boolean } = {}): Promise<EarlierResult[]> {
+export async function findEarlierResults(
+  store: RunStore,
+  run: AgentRun,
+  chat: ChatIdentity,
+  options: { resumed?: boolean; /** The reply the page shows before this turn's message: an after-the-reply result goes only with its own reply. */ previousReply?: string } = {},
+): Promise<EarlierResult[]> {
   const runs = (await store.listRuns({ origin: run.origin, limit: RUNS_LOOKED_AT })).filter(
     (earlier) => earlier.id !== run.id && earlier.chat?.conversationId === chat.conversationId && earlier.createdAt <= run.createdAt,
   );
@@ -91,7 +103,8 @@ export async function findEarlierResults(store: RunStore, run: AgentRun, chat: C
     const tasks = await store.listTasks(attempt.id);
     if (tasks.length === 0) continue;
     for (const task of tasks) {
-      if (task.status !== 'completed') continue;
+      // A result about an attempt's reply does not hold for another attempt at the message.
+      if (task.status !== 'completed' || isAboutTheReply(task)) continue;
       const result = await offer(store, task, `earlier-${task.workspaceKey}`, 'same-message');
       if (result && result.capsule.status !== 'failed') found.set(result.name, result);
     }
@@ -101,6 +114,8 @@ export async function findEarlierResults(store: RunStore, run: AgentRun, chat: C
     if (earlier.repliedAt === undefined || !earlier.chat || !mayCarryToNextTurn(earlier.chat, chat)) continue;
     for (const task of await store.listTasks(earlier.id)) {
       if (task.resultDeliveredAt !== undefined) continue;
+      // A sibling swipe's reply is not the one on screen: its after-the-reply result stays with it.
+      if (isAboutTheReply(task) && options.previousReply !== undefined && earlier.reply !== undefined && !sameText(earlier.reply, options.previousReply)) continue;
       if (options.resumed ? !offeredTo(task).includes(run.id) : await usedByAReply(store, task, run.id)) continue;
       let name = `earlier-${task.workspaceKey}`;
       for (let repeat = 2; found.has(name); repeat += 1) name = `earlier-${task.workspaceKey}-${repeat}`;

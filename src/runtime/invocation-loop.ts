@@ -3,6 +3,7 @@ import { appendAndSave, type InvocationDriver } from './invocation-driver';
 import { runModelTurn } from './model-turn';
 import { limitEndingLoop } from './limits/asking';
 import { abortReason } from './run-signals';
+import { applyGuidance } from './guidance';
 import { prepareRound, prepareWrapUp } from './turn-preparation';
 import { resolveLastTurn, wrapUpInstruction } from './turn-resolution';
 import type { InvocationEnding } from '../tools/tool-definition';
@@ -43,6 +44,8 @@ async function takeModelTurn(driver: InvocationDriver): Promise<void> {
     await appendAndSave(driver, ...(note ? [{ role: 'user' as const, content: note }] : []), { role: 'user', content: wrapUpInstruction(driver) });
     return wrapUpTurn(driver);
   }
+  // Notes the user sent from the side panel go into this request (guidance.ts).
+  await applyGuidance(driver);
   await runModelTurn(driver, prepareRound(driver));
 }
 

@@ -5,6 +5,7 @@ import type { RunOutcome } from './agent-runtime';
 import { endUnfinishedChildren } from './task-ending';
 import { replyWhileHelpersWork } from './early-reply';
 import { recordMemoryVersion } from './agent-memory';
+import { afterReplyHelpers, startCadenceHelpers } from './cadence-start';
 import { fallbackForError } from './fail-open';
 import { createDelegationPort } from './delegation-service';
 import type { InvocationDriver } from './invocation-driver';
@@ -97,7 +98,12 @@ export async function runRoot(session: RunSession, rootInvocation: AgentInvocati
       const written = ending.kind === 'reply' ? ending.text : '';
       const reply = driver.replyStream && written !== '' ? driver.replyStream.pageReply(written) : written;
       invocation = await endRootInvocation(session, invocation, 'completed');
-      const replied = await replyWhileHelpersWork(session, reply, driver.replyStream?.lastTurnStreamed === true);
+      const afterHelpers = afterReplyHelpers(session, profile.id);
+      // Without a reply deadline the root's own unfinished tasks end with it, as ever; helpers that run after the reply start then.
+      if (afterHelpers.length > 0 && !session.replyDue.enabled) await endUnfinishedChildren(session, 'The run ended before this task finished.');
+      const rootInvocation = invocation;
+      const afterReply = { count: afterHelpers.length, start: () => startCadenceHelpers(session, rootInvocation, afterHelpers, 'after-reply', reply) };
+      const replied = await replyWhileHelpersWork(session, reply, driver.replyStream?.lastTurnStreamed === true, afterReply);
       await endUnfinishedChildren(session, 'The run ended before this task finished.');
       // A run that already replied stays completed when stopped later; only a suspension keeps it open.
       if (session.signal.aborted && (!replied || isSuspended(session.signal))) throw abortReason(session.signal);

@@ -41,6 +41,8 @@ export interface CreateTaskInput {
   target: AgentProfile;
   request: DelegateRequest;
   call: ToolCallKey;
+  /** Why it runs, when not because `caller` asked (see the task record's `startedBy`). */
+  startedBy?: { by: 'cadence' | 'user'; cadence?: string };
 }
 
 function taskLimitReached(maxTasks: number): ModelBehaviorError {
@@ -56,7 +58,7 @@ function taskLimitReached(maxTasks: number): ModelBehaviorError {
  * same name nor pass the cap together, whatever the awaits that follow.
  */
 function reserveTask(input: CreateTaskInput): AgentTaskRecord {
-  const { session, caller, target, request, call } = input;
+  const { session, caller, target, request, call, startedBy } = input;
   const maxTasks = session.environment.defaults.maxTasksPerRun;
   if (session.tasks.size >= maxTasks) throw taskLimitReached(maxTasks);
   const now = session.now();
@@ -73,6 +75,7 @@ function reserveTask(input: CreateTaskInput): AgentTaskRecord {
     budget: narrowBudget(target, request.budget),
     toolCallId: call.callId,
     toolCallTurn: call.turn,
+    ...(startedBy ? { startedBy: startedBy.by, ...(startedBy.cadence ? { cadence: startedBy.cadence } : {}) } : {}),
     createdAt: now,
     usage: emptyUsage(),
   };

@@ -30,6 +30,8 @@ export interface AgentFilePreviewEntry {
   model: PreviewModel;
   budget: AgentProfile['budget'];
   canDelegate: boolean;
+  /** When it runs (`runs`): worth a look, since a helper that runs every turn spends every turn. */
+  runs: AgentProfile['runs'];
 }
 
 export interface AgentFilesPreview {
@@ -71,6 +73,7 @@ export function previewAgentFiles(incoming: readonly AgentProfile[], current: Se
       model: previewModel(profile, current),
       budget: profile.budget,
       canDelegate: profile.delegation.canDelegate,
+      runs: profile.runs,
     };
   });
   return {
@@ -117,5 +120,5 @@ export function describePreviewEntry(entry: AgentFilePreviewEntry): string {
     ...(entry.budget.timeoutMs !== undefined ? [`${Math.round(entry.budget.timeoutMs / 1000)} s`] : []),
     ...(entry.budget.maxRunTokens !== undefined ? [`${entry.budget.maxRunTokens} tokens a run`] : []),
   ].join(', ');
-  return `- ${entry.id} ("${entry.name}"): ${replaces}; runs on ${model}; budget ${budget}${entry.canDelegate ? '; may delegate' : ''}.`;
+  return `- ${entry.id} ("${entry.name}"): ${replaces}; runs on ${model}; budget ${budget}${entry.canDelegate ? '; may delegate' : ''}${entry.runs !== 'when asked' ? `; runs ${entry.runs}` : ''}.`;
 }

@@ -39,6 +39,8 @@ const frontMatterSchema = z.object({
       delegation: profileSchema.shape.delegation.optional(),
       context: profileSchema.shape.context.optional(),
       review: profileSchema.shape.review.optional(),
+      /** When it runs: "when asked", "every turn", "every N turns", "after the reply", "on demand". */
+      runs: profileSchema.shape.runs.optional(),
     })
     .optional(),
 });
@@ -135,6 +137,7 @@ function profileFrom(front: FrontMatter, tools: AllowableToolName[], body: strin
     ...(retinue.budget ? { budget: retinue.budget } : {}),
     ...(retinue.context ? { context: retinue.context } : {}),
     ...(retinue.review ? { review: retinue.review } : {}),
+    ...(retinue.runs ? { runs: retinue.runs } : {}),
   };
 }
 
@@ -189,6 +192,7 @@ export function exportAgentMarkdown(profile: AgentProfile): string {
   retinue.delegation = profile.delegation;
   retinue.context = profile.context;
   if (profile.review !== 'none') retinue.review = profile.review;
+  if (profile.runs !== 'when asked') retinue.runs = profile.runs;
   front.retinue = retinue;
   return matter.stringify(`${profile.systemPrompt}\n`, front);
 }

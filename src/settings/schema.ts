@@ -60,6 +60,18 @@ export const connectionSchema = z.strictObject({
 });
 export type Connection = z.infer<typeof connectionSchema>;
 
+/**
+ * When an agent runs (issue 25): `when asked` (the writer delegates it), `every turn` or `every N turns`
+ * (Retinue starts it before the writer's first call), `after the reply` (Retinue starts it once the
+ * reply is out; its result reaches the next turn), `on demand` (only from the side panel's Run button).
+ * Written as words so agent files and the options page read the same; see src/runtime/cadence.ts.
+ */
+export const runsSchema = z.union([
+  z.enum(['when asked', 'every turn', 'after the reply', 'on demand']),
+  z.string().regex(/^every (?:[2-9]|[1-9][0-9]) turns$/, 'write "when asked", "every turn", "every N turns" (N from 2 to 99), "after the reply" or "on demand"'),
+]);
+export type Runs = z.infer<typeof runsSchema>;
+
 export const profileSchema = z.strictObject({
   id,
   name: z.string().min(1).max(100),
@@ -91,6 +103,8 @@ export const profileSchema = z.strictObject({
     .default({ recentChatMessages: 0 }),
   /** `ask`: a finished result waits in the side panel for the user to approve, edit or discard it. */
   review: z.enum(['none', 'ask']).default('none'),
+  /** When this agent runs (see `runsSchema`); absent in older documents: `when asked`. */
+  runs: runsSchema.default('when asked'),
 });
 export type AgentProfile = z.infer<typeof profileSchema>;
 /** A profile as a user (or a built-in's source file) writes it: defaults may be left out. */

@@ -15,6 +15,8 @@ export function createFakePanelConnection() {
     cancelRun: (runId) => void sent.push({ type: 'cancel-run', runId }),
     cancelTask: (runId, taskId) => void sent.push({ type: 'cancel-task', runId, taskId }),
     reviewTask: (runId, taskId, decision) => void sent.push({ type: 'review-task', runId, taskId, decision }),
+    sendGuidance: (runId, taskId, text) => void sent.push({ type: 'send-guidance', runId, ...(taskId ? { taskId } : {}), text }),
+    runAgent: (runId, agentId) => void sent.push({ type: 'run-agent', runId, agentId }),
     onEvent: (listener) => {
       eventListeners.add(listener);
       return () => eventListeners.delete(listener);

@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { runsText } from '../cadence-text';
 import type { AgentFilePreviewEntry, AgentFilesPreview, PreviewModel } from '../../settings/agent-file-preview';
 import { t } from '../ui-text';
 
@@ -38,6 +39,8 @@ function PreviewEntry({ entry }: { entry: AgentFilePreviewEntry }) {
           {budgetText(entry.budget)}
           {entry.canDelegate ? ` · ${t('options_agent_preview_delegates')}` : ''}
         </dd>
+        <dt>{t('cadence_field_label')}</dt>
+        <dd class="agent-preview-runs">{runsText(entry.runs)}</dd>
       </dl>
     </li>
   );

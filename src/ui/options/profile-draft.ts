@@ -32,6 +32,8 @@ export interface ProfileDraft {
   recentChatMessages: string;
   /** `ask`: the user reviews each result before the caller gets it. */
   review: AgentProfile['review'];
+  /** When it runs, as the profile writes it (`every 3 turns`, ...); see profile-runs-field.tsx. */
+  runs: string;
 }
 
 const text = (value: number | undefined) => (value === undefined ? '' : String(value));
@@ -61,6 +63,7 @@ export function draftFromProfile(profile: AgentProfile): ProfileDraft {
     maxRunTokens: text(profile.budget.maxRunTokens),
     recentChatMessages: text(profile.context.recentChatMessages),
     review: profile.review,
+    runs: profile.runs,
   };
 }
 
@@ -104,6 +107,7 @@ export function profileInputFromDraft(draft: ProfileDraft): Record<string, unkno
     },
     context: { recentChatMessages: optionalNumber(draft.recentChatMessages) },
     review: draft.review,
+    runs: draft.runs,
   };
 }
 

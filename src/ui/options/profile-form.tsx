@@ -3,6 +3,7 @@ import type { AgentProfile } from '../../settings/schema';
 import { allowableToolNames, type AllowableToolName } from '../../settings/tool-names';
 import { t } from '../ui-text';
 import { ConnectionProfileField } from './connection-profile-field';
+import { ProfileRunsField } from './profile-runs-field';
 import { describedBy, Field, issuesByPath } from './field';
 import type { OptionsState } from './options-state';
 import { checkProfileDraft, draftFromProfile, withProfile, type ProfileDraft } from './profile-draft';
@@ -17,7 +18,7 @@ export interface ProfileFormProps {
   onDone?: () => void;
 }
 
-type TextField = Exclude<keyof ProfileDraft, 'binding' | 'profileName' | 'tools' | 'canDelegate' | 'callable' | 'allowNestedDelegation' | 'review'>;
+type TextField = Exclude<keyof ProfileDraft, 'binding' | 'profileName' | 'tools' | 'canDelegate' | 'callable' | 'allowNestedDelegation' | 'review' | 'runs'>;
 
 /** Edits one agent profile; errors from the settings schema appear next to their fields. */
 export function ProfileForm({ state, profile, readOnly, storedId, onDone }: ProfileFormProps) {
@@ -123,6 +124,7 @@ export function ProfileForm({ state, profile, readOnly, storedId, onDone }: Prof
               <option value="ask">{t('options_profile_review_ask')}</option>
             </select>
           </Field>
+          <ProfileRunsField id={`${prefix}-runs`} runs={draft.runs} error={errors.runs} onChange={(runs) => setDraft({ ...draft, runs })} />
         </fieldset>
         <fieldset class="group">
           <legend>{t('options_profile_budget')}</legend>

@@ -14,6 +14,9 @@ export interface PanelConnection {
   cancelRun(runId: string): void;
   cancelTask(runId: string, taskId: string): void;
   reviewTask(runId: string, taskId: string, decision: ReviewDecision): void;
+  /** A note for the root (no `taskId`) or a running task. */
+  sendGuidance(runId: string, taskId: string | undefined, text: string): void;
+  runAgent(runId: string, agentId: string): void;
   onEvent(listener: (event: JournalEvent) => void): () => void;
   /** Called after the Port is (re)opened: events may have been missed, so re-read the store. */
   onReconnect(listener: () => void): () => void;
@@ -104,6 +107,8 @@ export function connectPanel(options: ConnectPanelOptions = {}): PanelConnection
     cancelRun: (runId) => send({ type: 'cancel-run', runId }),
     cancelTask: (runId, taskId) => send({ type: 'cancel-task', runId, taskId }),
     reviewTask: (runId, taskId, decision) => send({ type: 'review-task', runId, taskId, decision }),
+    sendGuidance: (runId, taskId, text) => send({ type: 'send-guidance', runId, ...(taskId ? { taskId } : {}), text }),
+    runAgent: (runId, agentId) => send({ type: 'run-agent', runId, agentId }),
     onEvent: (listener) => listen(eventListeners, listener),
     onReconnect: (listener) => listen(reconnectListeners, listener),
     onError: (listener) => listen(errorListeners, listener),

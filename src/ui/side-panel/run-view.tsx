@@ -11,6 +11,9 @@ import { ReviewQueue } from './review-queue';
 import { RunTimeline } from './run-timeline';
 import { runDisplayStatus, StatusBadge } from './status-badge';
 import { TaskList } from './task-list';
+import { CadenceUsageLine } from './cadence-usage-line';
+import { GuidancePanel } from './guidance-panel';
+import { RunAgentButton } from './run-agent-button';
 
 /** The current (or opened) run: root status, time, cancel, export, its tasks and its reply. */
 export function RunView({ state }: { state: SidePanelState }) {
@@ -44,13 +47,16 @@ export function RunView({ state }: { state: SidePanelState }) {
           </button>
         )}
         <RunExportButtons store={state.store} runId={run.id} onError={report} />
+        <RunAgentButton run={run} journal={state.journal.value} settings={state.settings.value} onRun={(agentId) => state.runAgent(agentId)} />
       </div>
       {run.fallback ? <RunFallbackNote fallback={run.fallback} /> : run.error && <p class="error-text">{t('sidepanel_run_error', run.error.message)}</p>}
       <CostLine run={run} journal={state.journal.value} now={state.now.value} />
+      <CadenceUsageLine tasks={state.tasks.value} />
       <RunTimeline run={run} tasks={state.tasks.value} journal={state.journal.value} now={state.now.value} />
       <ReviewQueue tasks={state.tasks.value} store={state.store} running={run.status === 'running'} onReview={(taskId, decision) => state.reviewTask(taskId, decision)} />
       <TaskList tasks={state.tasks.value} store={state.store} now={state.now.value} onCancel={state.cancelTask} />
       <AgentMemoryPanel run={run} store={state.store} onError={report} agentName={(agentId) => state.settings.value?.profiles.find((profile) => profile.id === agentId)?.name ?? agentId} />
+      <GuidancePanel run={run} tasks={state.tasks.value} onSend={(taskId, text) => state.sendGuidance(taskId, text)} />
       {run.reply && (
         <details class="run-reply">
           <summary>{t('sidepanel_reply')}</summary>

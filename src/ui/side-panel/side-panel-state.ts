@@ -54,6 +54,10 @@ export interface SidePanelState {
   cancelTask(taskId: string): void;
   /** Approve, edit or discard a result waiting for review. */
   reviewTask(taskId: string, decision: ReviewDecision): void;
+  /** A note for the writer (no `taskId`) or a running task's next model request. */
+  sendGuidance(taskId: string | undefined, text: string): void;
+  /** The Run button: starts a helper in the shown run. */
+  runAgent(agentId: string): void;
   /** Applies one journal event (exposed for tests and the benchmark). */
   applyEvent(event: JournalEvent): void;
   /** Resolves once pending re-reads have landed. */
@@ -249,6 +253,12 @@ export function createSidePanelState(dependencies: SidePanelDependencies): SideP
     },
     reviewTask(taskId, decision) {
       if (run.value) connection.reviewTask(run.value.id, taskId, decision);
+    },
+    sendGuidance(taskId, text) {
+      if (run.value) connection.sendGuidance(run.value.id, taskId, text);
+    },
+    runAgent(agentId) {
+      if (run.value) connection.runAgent(run.value.id, agentId);
     },
     applyEvent,
     settled: async () => {

@@ -12,14 +12,14 @@ export interface TaskListProps {
 }
 
 /** Tasks as nested lists: each task's own tasks (nested delegation) in a list inside its item. */
-function TaskBranches({ branches, store, now, onCancel }: Omit<TaskListProps, 'tasks'> & { branches: TaskBranch[] }) {
+function TaskBranches({ branches, store, now, onCancel, delegatedBy }: Omit<TaskListProps, 'tasks'> & { branches: TaskBranch[]; delegatedBy?: string }) {
   return (
     <>
       {branches.map(({ task, children }) => (
-        <TaskRow key={task.id} task={task} store={store} now={now} onCancel={onCancel}>
+        <TaskRow key={task.id} task={task} store={store} now={now} onCancel={onCancel} delegatedBy={delegatedBy}>
           {children.length > 0 && (
             <ul class="task-subtasks" aria-label={t('sidepanel_subtasks_label', task.workspaceKey)}>
-              <TaskBranches branches={children} store={store} now={now} onCancel={onCancel} />
+              <TaskBranches branches={children} store={store} now={now} onCancel={onCancel} delegatedBy={task.workspaceKey} />
             </ul>
           )}
         </TaskRow>

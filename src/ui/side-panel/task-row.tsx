@@ -9,6 +9,7 @@ import { TaskLookups } from './lookup-list';
 import { ReviewMark } from './review-queue';
 import { StatusBadge } from './status-badge';
 import { TaskResultView } from './task-result';
+import { TaskReason } from './task-reason';
 
 export interface TaskRowProps {
   task: AgentTaskRecord;
@@ -18,10 +19,12 @@ export interface TaskRowProps {
   onCancel(taskId: string): void;
   /** The list of tasks this one handed on (nested delegation), inside its item. */
   children?: ComponentChildren;
+  /** The task whose helper delegated this one (nested delegation); absent: the writer did (why it ran). */
+  delegatedBy?: string;
 }
 
 /** One delegated task: agent, title, status, time, budget use, tokens; opens to its result. */
-function TaskRowComponent({ task, store, now, onCancel, children }: TaskRowProps) {
+function TaskRowComponent({ task, store, now, onCancel, children, delegatedBy }: TaskRowProps) {
   const [open, setOpen] = useState(false);
   const status = taskDisplayStatus(task);
   const elapsed = taskElapsed(task, now);
@@ -55,6 +58,7 @@ function TaskRowComponent({ task, store, now, onCancel, children }: TaskRowProps
         )}
       </div>
       <div class="task-meta">
+        <TaskReason task={task} delegatedBy={delegatedBy} />
         {elapsed !== undefined && <span>{t('sidepanel_elapsed', formatDuration(elapsed))}</span>}
         <span>{t('sidepanel_rounds', task.usage.rounds, task.budget.maxRounds)}</span>
         <span>{t('sidepanel_tool_calls', task.usage.toolCalls, task.budget.maxToolCalls)}</span>
@@ -77,5 +81,5 @@ function TaskRowComponent({ task, store, now, onCancel, children }: TaskRowProps
 /** Re-renders only when its own task record (or, while it runs, the clock) changes, or it holds sub-tasks. */
 export const TaskRow = memo(TaskRowComponent, (before, after) => {
   const ticking = after.task.status === 'running';
-  return before.task === after.task && before.store === after.store && before.onCancel === after.onCancel && before.children === after.children && (!ticking || before.now === after.now);
+  return before.task === after.task && before.store === after.store && before.onCancel === after.onCancel && before.children === after.children && before.delegatedBy === after.delegatedBy && (!ticking || before.now === after.now);
 });

@@ -159,4 +159,18 @@ describe('exporting agent files', () => {
     expect(imported('critic.md', text.replace('  review: ask\n', '')).profile.review).toBe('none');
     expect(importAgentMarkdown('c.md', text.replace('review: ask', 'review: always')).ok).toBe(false);
   });
+
+  test('a helper’s cadence rides in the retinue block as `runs`, and a file without one runs when asked', () => {
+    const profile = profileSchema.parse({ id: 'tracker', name: 'tracker', description: 'Tracks state.', systemPrompt: 'Track.', runs: 'every 3 turns' });
+
+    const text = exportAgentMarkdown(profile);
+
+    expect(text).toMatch(/\nretinue:\n(?: {2}.*\n)* {2}runs: every 3 turns\n/);
+    expect(imported('tracker.md', text).profile).toEqual(profile);
+    expect(imported('tracker.md', text.replace('  runs: every 3 turns\n', '')).profile.runs).toBe('when asked');
+    expect(exportAgentMarkdown(profileSchema.parse({ ...profile, runs: 'when asked' }))).not.toContain('runs:');
+    const refused = importAgentMarkdown('t.md', text.replace('every 3 turns', 'every 1 turns'));
+    expect(refused.ok).toBe(false);
+    expect(JSON.stringify(refused)).toContain('every N turns');
+  });
 });

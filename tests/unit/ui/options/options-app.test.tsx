@@ -116,6 +116,21 @@ describe('OptionsApp', () => {
     expect((await storedSettings()).profiles[0]).toMatchObject({ id: 'scene-critic-copy', review: 'ask' });
   });
 
+  it('sets when a profile runs, every N turns with its N, and stores the words', async () => {
+    await show();
+    fireEvent.click(within(profileRow('scene-critic')).getByRole('button', { name: 'Duplicate' }));
+    const form = within(screen.getByRole('form', { name: 'Agent Scene critic (copy)' }));
+    const runs = form.getByLabelText('Runs') as HTMLSelectElement;
+    expect(runs.value).toBe('when asked');
+
+    fireEvent.change(runs, { target: { value: 'every N turns' } });
+    fireEvent.input(form.getByLabelText('N (turns)'), { target: { value: '3' } });
+    fireEvent.click(form.getByRole('button', { name: 'Save' }));
+
+    await waitFor(async () => expect((await storedSettings())?.profiles).toHaveLength(1));
+    expect((await storedSettings()).profiles[0]).toMatchObject({ id: 'scene-critic-copy', runs: 'every 3 turns' });
+  });
+
   it('refuses an invalid profile with the error next to the field, and stores nothing', async () => {
     await show();
     fireEvent.click(screen.getByRole('button', { name: 'Create an agent' }));

@@ -1,0 +1,18 @@
+import { afterAll, beforeAll, test } from 'vitest';
+import { startChromiumScenario, type ChromiumScenario } from './chat-turn-scenarios';
+import { CADENCE_CHAT_ID, runAfterReplyTurns, switchOnAfterReplyCritic } from './cadence-scenarios';
+
+/** Chromium: an after-the-reply helper on the SillyTavern fixture page; its result shows up next turn. */
+
+let scenario: ChromiumScenario;
+beforeAll(async () => {
+  scenario = await startChromiumScenario();
+  await switchOnAfterReplyCritic(scenario.options, scenario.fixtures, scenario.model);
+});
+afterAll(() => scenario?.close());
+
+test('an after-the-reply helper never delays the reply, and its result reaches the next turn', async () => {
+  const page = await scenario.browser.openPage(scenario.fixtures.pageUrl('/sillytavern/', { model: 'scripted-model', chat_id: CADENCE_CHAT_ID }));
+  await runAfterReplyTurns(page, scenario.options, scenario.model);
+  await page.close();
+});
