@@ -14,6 +14,11 @@ export const allowableToolNames = [
   'workspace.commit',
   'workspace.finish',
   'chat.read',
+  // Lore tools: offered on SillyTavern only (invocation-policy.ts).
+  'lore.list_activated',
+  'lore.search',
+  'lore.read',
+  'lore.propose',
 ] as const;
 export type AllowableToolName = (typeof allowableToolNames)[number];
 

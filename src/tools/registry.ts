@@ -4,6 +4,10 @@ import { agentCancelTool } from './agent-cancel';
 import { agentDelegateTool } from './agent-delegate';
 import { agentListTool } from './agent-list';
 import { chatReadTool } from './chat-read';
+import { loreListActivatedTool } from './lore-list-activated';
+import { loreProposeTool } from './lore-propose';
+import { loreReadTool } from './lore-read';
+import { loreSearchTool } from './lore-search';
 import { taskReturnTool } from './task-return';
 import type { Tool } from './tool-definition';
 import { workspaceCommitTool } from './workspace-commit';
@@ -25,4 +29,8 @@ export const toolRegistry: Readonly<Record<ToolName, Tool>> = {
   'workspace.commit': workspaceCommitTool,
   'workspace.finish': workspaceFinishTool,
   'chat.read': chatReadTool,
+  'lore.list_activated': loreListActivatedTool,
+  'lore.search': loreSearchTool,
+  'lore.read': loreReadTool,
+  'lore.propose': loreProposeTool,
 };
