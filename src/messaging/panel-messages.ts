@@ -22,6 +22,8 @@ export const panelToBackgroundSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('cancel-task'), runId, taskId: z.string().min(1).max(200) }),
   /** Approve, edit or discard a result waiting for review; taken only from the side panel page itself. */
   z.strictObject({ type: z.literal('review-task'), runId, taskId: z.string().min(1).max(200), decision: reviewDecisionSchema }),
+  /** Apply (write through the page's saveWorldInfo) or discard a helper's lore proposal; side panel page only. */
+  z.strictObject({ type: z.literal('decide-lore'), runId, proposalId: z.string().min(1).max(200), decision: z.enum(['apply', 'discard']) }),
 ]);
 export type PanelToBackground = z.infer<typeof panelToBackgroundSchema>;
 

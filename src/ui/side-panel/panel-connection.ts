@@ -14,6 +14,8 @@ export interface PanelConnection {
   cancelRun(runId: string): void;
   cancelTask(runId: string, taskId: string): void;
   reviewTask(runId: string, taskId: string, decision: ReviewDecision): void;
+  /** Apply or discard a helper's lore proposal. */
+  decideLore?(runId: string, proposalId: string, decision: 'apply' | 'discard'): void;
   onEvent(listener: (event: JournalEvent) => void): () => void;
   /** Called after the Port is (re)opened: events may have been missed, so re-read the store. */
   onReconnect(listener: () => void): () => void;
@@ -104,6 +106,7 @@ export function connectPanel(options: ConnectPanelOptions = {}): PanelConnection
     cancelRun: (runId) => send({ type: 'cancel-run', runId }),
     cancelTask: (runId, taskId) => send({ type: 'cancel-task', runId, taskId }),
     reviewTask: (runId, taskId, decision) => send({ type: 'review-task', runId, taskId, decision }),
+    decideLore: (runId, proposalId, decision) => send({ type: 'decide-lore', runId, proposalId, decision }),
     onEvent: (listener) => listen(eventListeners, listener),
     onReconnect: (listener) => listen(reconnectListeners, listener),
     onError: (listener) => listen(errorListeners, listener),

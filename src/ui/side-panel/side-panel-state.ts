@@ -54,6 +54,8 @@ export interface SidePanelState {
   cancelTask(taskId: string): void;
   /** Approve, edit or discard a result waiting for review. */
   reviewTask(taskId: string, decision: ReviewDecision): void;
+  /** Apply or discard a lore proposal of the shown run. */
+  decideLore(proposalId: string, decision: 'apply' | 'discard'): void;
   /** Applies one journal event (exposed for tests and the benchmark). */
   applyEvent(event: JournalEvent): void;
   /** Resolves once pending re-reads have landed. */
@@ -249,6 +251,9 @@ export function createSidePanelState(dependencies: SidePanelDependencies): SideP
     },
     reviewTask(taskId, decision) {
       if (run.value) connection.reviewTask(run.value.id, taskId, decision);
+    },
+    decideLore(proposalId, decision) {
+      if (run.value) connection.decideLore?.(run.value.id, proposalId, decision);
     },
     applyEvent,
     settled: async () => {
