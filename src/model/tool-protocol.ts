@@ -18,9 +18,13 @@ export function toProviderToolName(canonicalName: string): string {
   return canonicalName.replaceAll('.', '_');
 }
 
-/** The canonical name for a provider's tool name (`agent_delegate` → `agent.delegate`). */
+/**
+ * The canonical name for a provider's tool name (`agent_delegate` → `agent.delegate`): only the first
+ * underscore is the dot, so a name with an underscore of its own survives (`lore_list_activated` →
+ * `lore.list_activated`).
+ */
 export function toCanonicalToolName(providerName: string): string {
-  return providerName.replaceAll('_', '.');
+  return providerName.replace('_', '.');
 }
 
 /** A tool as the registry describes it: canonical name, a description for the model, zod parameters. */
