@@ -100,15 +100,15 @@ export async function readLore(target: Window, activated: { book: string; uid: n
 /**
  * Follows the page's generations: each one starts with no activated entries (`generation_started`),
  * and `world_info_activated` gives those it activated. SillyTavern's context comes after the page
- * hook's `document_start`, so the hook tries again each second for a while.
+ * hook's `document_start`, so the hook tries again every 250 ms for two minutes.
  */
-export function watchLoreActivations(target: Window, tries = 120): () => { book: string; uid: number }[] {
+export function watchLoreActivations(target: Window, tries = 480): () => { book: string; uid: number }[] {
   let activated: { book: string; uid: number }[] = [];
   const subscribe = (left: number) => {
     const context = contextOf(target);
     const on = context?.eventSource?.on;
     if (!context || typeof on !== 'function') {
-      if (left > 0) setTimeout(() => subscribe(left - 1), 1_000);
+      if (left > 0) setTimeout(() => subscribe(left - 1), 250);
       return;
     }
     const types = context.eventTypes ?? {};

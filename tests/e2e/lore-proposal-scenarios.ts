@@ -66,6 +66,11 @@ export async function loreProposalAppliedFromPanel(setup: { options: EvaluatingH
   await writeSettings(options, scenarioSettings(fixtures, model));
   const answers = scriptLoreTurn(model);
   await waitForFixtureReady(page);
+  // Retinue's page hook follows the page's generations once SillyTavern's context is there.
+  await waitUntil(
+    () => evaluateIn(page, () => ((window as unknown as { fixture: { listenerCount(type: string): number } }).fixture.listenerCount('world_info_activated') > 0 ? true : undefined), undefined),
+    { description: "the page hook listening to the page's world_info_activated" },
+  );
 
   const turn = await sendFixtureMessage(page, 'Mira raises her hand: the scar is gone.');
 
