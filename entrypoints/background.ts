@@ -4,7 +4,7 @@ import { sharedBackgroundContext } from '../src/background/background-context';
 import { installInterruptedRunRecovery } from '../src/background/interrupted-runs';
 import { installPanelService } from '../src/background/panel-service';
 import { decideLoreProposal } from '../src/background/lore-decisions';
-import { saveLoreThroughTabs, sendLoreToTab, tabsOfOrigin } from '../src/background/page-lore';
+import { browserLorePages, saveLoreThroughTabs, tabsOfOrigin } from '../src/background/page-lore';
 import { installRunRetention } from '../src/background/run-retention';
 import { installRunService } from '../src/background/run-service';
 import { installSiteControls } from '../src/extension/site-controls';
@@ -25,6 +25,6 @@ export default defineBackground(() => {
     cancelTask: (runId, taskId) => context.cancelTask(runId, taskId),
     reviewTask: (runId, taskId, decision) => context.reviewTask(runId, taskId, decision),
     decideLore: async (runId, proposalId, decision) =>
-      decideLoreProposal({ store: await context.getStore(), runId, proposalId, decision, save: async (origin, change) => saveLoreThroughTabs(await tabsOfOrigin(origin), change, sendLoreToTab) }),
+      decideLoreProposal({ store: await context.getStore(), runId, proposalId, decision, save: async (origin, change) => saveLoreThroughTabs(await tabsOfOrigin(origin), change, browserLorePages) }),
   });
 });

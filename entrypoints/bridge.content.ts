@@ -3,7 +3,6 @@ import '../src/zod-jitless';
 import { browser } from 'wxt/browser';
 import { answerConnectionProfileRequest } from '../src/bridge/connection-profile-requests';
 import type { ConnectionProfileQuery } from '../src/bridge/connection-profile-query';
-import { answerLoreRequest, type LoreQuery } from '../src/bridge/lore-query';
 import { acceptPageHookPorts, servePagePort } from '../src/bridge/page-connection';
 import type { RunPort } from '../src/bridge/chat-turn-relay';
 import { readSiteEnabled } from '../src/bridge/site-state';
@@ -17,16 +16,13 @@ export default defineContentScript({
   main() {
     const site = readSiteEnabled(browser.storage, location.origin);
     let profileQuery: ConnectionProfileQuery | undefined;
-    let loreQuery: LoreQuery | undefined;
     acceptPageHookPorts(window, (port) => {
       profileQuery = servePagePort(port, {
         isSiteOn: () => site.isOn(),
         openRunPort: () => browser.runtime.connect({ name: RUN_PORT_NAME }) as RunPort,
         describeLostBackground: () => browser.i18n.getMessage('page_error_background_lost'),
-        onLoreQuery: (query) => (loreQuery = query),
       });
     });
     browser.runtime.onMessage.addListener((message: unknown) => answerConnectionProfileRequest(message, { isSiteOn: () => site.isOn(), query: () => profileQuery }));
-    browser.runtime.onMessage.addListener((message: unknown) => answerLoreRequest(message, { isSiteOn: () => site.isOn(), query: () => loreQuery }));
   },
 });

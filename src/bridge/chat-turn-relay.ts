@@ -164,8 +164,7 @@ export function createChatTurnRelay(options: ChatTurnRelayOptions): ChatTurnRela
         end();
         return;
       }
-      if (message.type === 'run-start' || message.type === 'connection-profiles' || message.type === 'lore-reading' || message.type === 'lore-saved') return;
-      if (!openHostCalls.has(message.callId)) return;
+      if (message.type === 'run-start' || message.type === 'connection-profiles' || !openHostCalls.has(message.callId)) return;
       if (message.type === 'host-call-end' || message.type === 'host-call-error' || message.type === 'host-call-refused') openHostCalls.delete(message.callId);
       const { requestId: _requestId, ...relayed } = message;
       port?.postMessage(relayed);

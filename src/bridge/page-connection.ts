@@ -2,7 +2,6 @@ import type { BridgeToPageMessage } from '../messaging/page-messages';
 import { chatTurnRequestId, isOversizedPageMessage, parsePageMessage } from '../messaging/page-messages';
 import { BRIDGE_READY, PAGE_HOOK_CONNECT } from '../messaging/page-channel-names';
 import { createConnectionProfileQuery, type ConnectionProfileQuery } from './connection-profile-query';
-import { createLoreQuery, type LoreQuery } from './lore-query';
 import { createChatTurnRelay, type ChatTurnRelay, type ChatTurnRelayOptions, type RunPort } from './chat-turn-relay';
 
 /** Chat turns one page may have in flight at once. */
@@ -13,8 +12,6 @@ export interface PagePortOptions {
   openRunPort: () => RunPort;
   describeLostBackground: () => string;
   keepAliveMs?: number;
-  /** Given the way to ask this page about its lorebooks (SillyTavern). */
-  onLoreQuery?: (query: LoreQuery) => void;
 }
 
 /**
@@ -27,8 +24,6 @@ export function servePagePort(port: MessagePort, options: PagePortOptions): Conn
   const sessions = new Map<string, ChatTurnRelay>();
   const toPage = (message: BridgeToPageMessage) => port.postMessage(JSON.stringify(message));
   const profileQuery = createConnectionProfileQuery(toPage);
-  const loreQuery = createLoreQuery(toPage);
-  options.onLoreQuery?.(loreQuery);
 
   const startSession = (requestId: string, start: ChatTurnRelayOptions['start'] | undefined) =>
     sessions.set(
@@ -76,10 +71,6 @@ export function servePagePort(port: MessagePort, options: PagePortOptions): Conn
     if (!message || message.type === 'run-start') return;
     if (message.type === 'connection-profiles') {
       profileQuery.receive(message);
-      return;
-    }
-    if (message.type === 'lore-reading' || message.type === 'lore-saved') {
-      loreQuery.receive(message);
       return;
     }
     sessions.get(message.requestId)?.fromPage(message);

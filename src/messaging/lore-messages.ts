@@ -1,12 +1,12 @@
 import { z } from 'zod';
 
 /**
- * SillyTavern lorebooks as they cross from the page to the extension: what the page hook reads, what
- * the bridge passes on (parsed here, capped), what the background asks a tab for. Kept apart from the
- * other page messages so the bridge's schemas can move to a smaller zod build on their own.
+ * SillyTavern lorebooks as they cross from the page to the extension: what the script the background
+ * runs in the page (src/hosts/sillytavern/lore-page-functions.ts) answers, parsed here with these caps;
+ * anything else (more fields, more entries, longer texts) is refused whole.
  */
 
-/** Caps on one reading; the page hook cuts to the same numbers (src/page-hook/sillytavern-lore.ts). */
+/** Caps on one reading; the page script cuts to the same numbers (lore-page-functions.ts). */
 export const LORE_LIMITS = {
   maxBooks: 20,
   maxEntriesPerBook: 500,
@@ -66,26 +66,3 @@ export const loreSaveAnswerSchema = z.discriminatedUnion('ok', [
   z.strictObject({ ok: z.literal(false), refusal: loreSaveRefusalSchema }),
 ]);
 export type LoreSaveAnswer = z.infer<typeof loreSaveAnswerSchema>;
-
-/** What the page hook may say about lore (joined into the page messages' union). */
-export const pageLoreMessageSchemas = [
-  /** `reading: null`: the page has no lorebooks to read (not SillyTavern, or too old). */
-  z.strictObject({ type: z.literal('lore-reading'), queryId: z.string().min(1).max(64), reading: loreReadingSchema.nullable() }),
-  z.strictObject({ type: z.literal('lore-saved'), queryId: z.string().min(1).max(64), answer: loreSaveAnswerSchema }),
-] as const;
-
-/** What the background sends a tab's bridge (runtime message) to read or write the page's lore. */
-export const loreTabRequestSchema = z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('lore-read-request') }),
-  z.strictObject({ type: z.literal('lore-save-request'), change: loreChangeSchema }),
-]);
-export type LoreTabRequest = z.infer<typeof loreTabRequestSchema>;
-
-/** The bridge's answer to a lore request. `no-answer`: the page hook did not answer in time, or the site is off. */
-export const loreTabAnswerSchema = z.discriminatedUnion('kind', [
-  z.strictObject({ kind: z.literal('reading'), reading: loreReadingSchema }),
-  z.strictObject({ kind: z.literal('saved'), answer: loreSaveAnswerSchema }),
-  z.strictObject({ kind: z.literal('no-lorebooks') }),
-  z.strictObject({ kind: z.literal('no-answer') }),
-]);
-export type LoreTabAnswer = z.infer<typeof loreTabAnswerSchema>;

@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { SNAPSHOT_LIMITS } from '../hosts/prompt-snapshot';
 import { pageChatIdentitySchema } from '../records/chat-identity';
 import { connectionProfileListSchema, profileRefusalSchema, profileSourceSchema } from './connection-profile-messages';
-import { pageLoreMessageSchemas, type LoreTabRequest } from './lore-messages';
 
 /**
  * Messages between the page hook (MAIN world, untrusted) and the bridge (isolated world), sent as
@@ -47,8 +46,6 @@ export const pageToBridgeMessageSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('host-call-refused'), requestId, callId, refusal: profileRefusalSchema, source: profileSourceSchema.optional() }),
   /** The page's SillyTavern connection profiles, answering the bridge's `connection-profiles-request`. */
   z.strictObject({ type: z.literal('connection-profiles'), queryId: requestId, profiles: connectionProfileListSchema }),
-  /** The page's lorebooks read, or one entry written, answering the bridge's lore requests. */
-  ...pageLoreMessageSchemas,
 ]);
 export type PageToBridgeMessage = z.infer<typeof pageToBridgeMessageSchema>;
 
@@ -64,9 +61,7 @@ export type BridgeToPageMessage =
   /** `connectionProfile`: run the call on this SillyTavern connection profile (by name) instead of the page's connection. */
   | { type: 'host-call'; requestId: string; callId: string; body: Record<string, unknown>; connectionProfile?: string }
   | { type: 'host-call-abort'; requestId: string; callId: string }
-  | { type: 'connection-profiles-request'; queryId: string }
-  | { type: 'lore-read-request'; queryId: string; request: Extract<LoreTabRequest, { type: 'lore-read-request' }> }
-  | { type: 'lore-save-request'; queryId: string; request: Extract<LoreTabRequest, { type: 'lore-save-request' }> };
+  | { type: 'connection-profiles-request'; queryId: string };
 
 /**
  * The request id of a chat turn, read from the message text's opening only (the page hook writes

@@ -9,7 +9,7 @@ import { performHostCall } from './host-call';
 import { continueStreamWith } from './page-response-continuation';
 import { readChatFromAddress } from './address-chat';
 import { readSillyTavernChat } from './sillytavern-chat';
-import { readLore, saveLoreEntry, watchLoreActivations } from './sillytavern-lore';
+import { watchLoreActivations } from './lore-activations';
 
 /** How long a chat turn waits for the bridge before it goes to the page's server untouched. */
 const BRIDGE_WAIT_MS = 3_000;
@@ -44,7 +44,8 @@ export function installPageHook(target: Window & typeof globalThis): void {
   const taken = new Map<string, TakenRequest>();
   const encoder = new TextEncoder();
   const channel = connectToBridge(target, (message) => handleBridgeMessage(message));
-  const activatedLore = watchLoreActivations(target);
+  // The lore tools read which entries this turn activated (SillyTavern's world_info_activated).
+  watchLoreActivations(target);
 
   const finish = (requestId: string) => {
     const entry = taken.get(requestId);
@@ -56,14 +57,6 @@ export function installPageHook(target: Window & typeof globalThis): void {
     if (message.type === 'connected') return;
     if (message.type === 'connection-profiles-request') {
       channel.send({ type: 'connection-profiles', queryId: message.queryId, profiles: listConnectionProfiles(target)?.slice(0, MAX_PROFILES) ?? null });
-      return;
-    }
-    if (message.type === 'lore-read-request') {
-      void readLore(target, activatedLore()).then((reading) => channel.send({ type: 'lore-reading', queryId: message.queryId, reading }));
-      return;
-    }
-    if (message.type === 'lore-save-request') {
-      void saveLoreEntry(target, message.request.change).then((answer) => channel.send({ type: 'lore-saved', queryId: message.queryId, answer }));
       return;
     }
     const entry = taken.get(message.requestId);

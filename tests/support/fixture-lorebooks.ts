@@ -1,6 +1,6 @@
 import lorebooks from '../fixtures/sillytavern/lorebooks.json';
 import { loreReadingSchema, type LoreReading } from '../../src/messaging/lore-messages';
-import { readLore } from '../../src/page-hook/sillytavern-lore';
+import { readLoreInPage } from '../../src/hosts/sillytavern/lore-page-functions';
 import type { LoreReader } from '../../src/tools/lore-books';
 
 /**
@@ -32,13 +32,14 @@ export function createLoreWindow(options: { books?: Record<string, unknown>; glo
   return { window, books, saves, context };
 }
 
-/** A lore reader over such a window, through the page hook's reading and the bridge's schema (as in the browser). */
+/** A lore reader over such a window, through the page script's reading and its schema (as in the browser); `activated` as the page hook keeps it. */
 export function createFixtureLoreReader(window: Window, activated: LoreReading['activated'] = [{ book: 'Eldoria', uid: 0 }, { book: 'Mira', uid: 0 }]): LoreReader & { reads: number } {
   const reader = {
     reads: 0,
     async read() {
       reader.reads += 1;
-      const reading = await readLore(window, activated);
+      (window as unknown as Record<symbol, unknown>)[Symbol.for('retinue.lore-activated')] = activated.map(({ book, uid }) => ({ world: book, uid }));
+      const reading = await readLoreInPage(window);
       return reading === null ? undefined : loreReadingSchema.parse(reading);
     },
   };

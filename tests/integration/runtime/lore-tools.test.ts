@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { decideLoreProposal } from '../../../src/background/lore-decisions';
 import { loreSaveAnswerSchema } from '../../../src/messaging/lore-messages';
-import { saveLoreEntry } from '../../../src/page-hook/sillytavern-lore';
+import { saveLoreEntryInPage } from '../../../src/hosts/sillytavern/lore-page-functions';
 import { messageText } from '../../support/scripted-model-server';
 import { createFixtureLoreReader, createLoreWindow } from '../../support/fixture-lorebooks';
 import { delegate, isChecker, isRoot, requestsOf, MARKER, startHarness, testProfiles, type Harness } from './runtime-harness';
@@ -70,7 +70,7 @@ test('on SillyTavern a child lists the activated entries, finds one that did not
     runId: outcome.run.id,
     proposalId: String(proposal?.data.proposalId),
     decision: 'apply',
-    save: async (_origin, change) => loreSaveAnswerSchema.parse(await saveLoreEntry(page.window, change)),
+    save: async (_origin, change) => loreSaveAnswerSchema.parse(await saveLoreEntryInPage(change, page.window)),
   });
   expect(applied).toEqual({ ok: true });
   expect(page.saves.map((save) => save.name)).toEqual(['Eldoria']);

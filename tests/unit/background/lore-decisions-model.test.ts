@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { expect, test } from 'vitest';
 import { decideLoreProposal, type LoreDecision } from '../../../src/background/lore-decisions';
 import { loreSaveAnswerSchema } from '../../../src/messaging/lore-messages';
-import { saveLoreEntry } from '../../../src/page-hook/sillytavern-lore';
+import { saveLoreEntryInPage } from '../../../src/hosts/sillytavern/lore-page-functions';
 import { openRunStore } from '../../../src/store/idb-run-store';
 import type { RunStore } from '../../../src/store/run-store';
 import { createLoreWindow } from '../../support/fixture-lorebooks';
@@ -39,7 +39,7 @@ class Decide implements fc.AsyncCommand<Model, Real> {
       runId: 'run-1',
       proposalId: `p${index}`,
       decision: this.decision,
-      save: async (_origin, change) => loreSaveAnswerSchema.parse(await saveLoreEntry(real.page.window, change)),
+      save: async (_origin, change) => loreSaveAnswerSchema.parse(await saveLoreEntryInPage(change, real.page.window)),
     });
     const waiting = model.proposals[index] === 'waiting';
     expect(outcome.ok).toBe(waiting);

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { decideLoreProposal, type LoreDecision } from '../../../src/background/lore-decisions';
 import { loreSaveAnswerSchema, type LoreChange } from '../../../src/messaging/lore-messages';
-import { saveLoreEntry } from '../../../src/page-hook/sillytavern-lore';
+import { saveLoreEntryInPage } from '../../../src/hosts/sillytavern/lore-page-functions';
 import { openRunStore } from '../../../src/store/idb-run-store';
 import type { RunStore } from '../../../src/store/run-store';
 import { createLoreWindow } from '../../support/fixture-lorebooks';
@@ -28,7 +28,7 @@ function decide(decision: LoreDecision, page = createLoreWindow(), answers = tru
     now: () => 5_000,
     save: async (origin, change: LoreChange) => {
       origins.push(origin);
-      return answers ? loreSaveAnswerSchema.parse(await saveLoreEntry(page.window, change)) : undefined;
+      return answers ? loreSaveAnswerSchema.parse(await saveLoreEntryInPage(change, page.window)) : undefined;
     },
   });
   return { outcome, page, origins };
