@@ -4,6 +4,8 @@ import { defineBackground } from 'wxt/utils/define-background';
 import { sharedBackgroundContext } from '../src/background/background-context';
 import { installInterruptedRunRecovery } from '../src/background/interrupted-runs';
 import { installPanelService } from '../src/background/panel-service';
+import { decideLoreProposal } from '../src/background/lore-decisions';
+import { browserLorePages, saveLoreThroughTabs, tabsOfOrigin } from '../src/background/page-lore';
 import { installRunRetention } from '../src/background/run-retention';
 import { installRunService } from '../src/background/run-service';
 import { installSiteControls } from '../src/extension/site-controls';
@@ -25,5 +27,7 @@ export default defineBackground(() => {
     reviewTask: (runId, taskId, decision) => context.reviewTask(runId, taskId, decision),
     sendGuidance: (runId, request) => context.sendGuidance(runId, request),
     runAgent: (runId, agentId) => context.runAgent(runId, agentId),
+    decideLore: async (runId, proposalId, decision) =>
+      decideLoreProposal({ store: await context.getStore(), runId, proposalId, decision, save: async (origin, change) => saveLoreThroughTabs(await tabsOfOrigin(origin), change, browserLorePages) }),
   });
 });

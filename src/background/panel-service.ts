@@ -9,6 +9,7 @@ import type { JournalEvent } from '../records/journal';
 import type { ReviewDecision } from '../records/task-review';
 import type { ReviewOutcome } from '../runtime/task-review';
 import type { RunStore } from '../store/run-store';
+import type { LoreDecision, LoreDecisionOutcome } from './lore-decisions';
 
 /** The parts of a `runtime.Port` the service uses (so tests can hand it a plain object). */
 export interface PanelPort {
@@ -29,6 +30,8 @@ export interface PanelServiceDependencies {
   /** A side-panel note for the root or a running task, and the Run button (see background-context.ts). */
   sendGuidance?(runId: string, request: { taskId?: string; text: string }): Promise<PanelActionOutcome>;
   runAgent?(runId: string, agentId: string): Promise<PanelActionOutcome>;
+  /** Apply or discard a lore proposal (lore-decisions.ts); absent: refused. */
+  decideLore?(runId: string, proposalId: string, decision: LoreDecision): Promise<LoreDecisionOutcome>;
   /** Where Ports arrive; defaults to `browser.runtime.onConnect`. */
   connections?: { addListener(listener: (port: PanelPort) => void): void };
   /** Tells open panels the service is up; defaults to `browser.runtime.sendMessage`. */
@@ -153,6 +156,9 @@ export function installPanelService(dependencies: PanelServiceDependencies): () 
       case 'run-agent':
         sidePanelAction(client, 'run-agent', () => dependencies.runAgent?.(message.runId, message.agentId));
         return;
+      case 'decide-lore':
+        decideLore(client, message);
+        return;
     }
   }
 
@@ -168,6 +174,21 @@ export function installPanelService(dependencies: PanelServiceDependencies): () 
         if (!outcome.ok) post(client, { type: 'panel-error', code: outcome.code.slice(0, 100), message: outcome.message.slice(0, 2_000) });
       },
       (error: unknown) => post(client, { type: 'panel-error', code: 'panel-action-failed', message: `That did not work: ${error instanceof Error ? error.message : String(error)}`.slice(0, 2_000) }),
+    );
+  }
+
+  function decideLore(client: PanelClient, message: Extract<PanelToBackground, { type: 'decide-lore' }>): void {
+    const decide = dependencies.decideLore;
+    if (!isSidePanel(client.port) || !decide) {
+      post(client, { type: 'panel-error', code: 'lore-refused', message: 'Lore proposals are applied or discarded in the side panel only; open the side panel.' });
+      return;
+    }
+    decide(message.runId, message.proposalId, message.decision).then(
+      (outcome) => {
+        if (!outcome.ok) post(client, { type: 'panel-error', code: outcome.code, message: outcome.message });
+      },
+      (error: unknown) =>
+        post(client, { type: 'panel-error', code: 'panel-action-failed', message: `The lore change could not be made: ${error instanceof Error ? error.message : String(error)}`.slice(0, 2_000) }),
     );
   }
 

@@ -1,5 +1,6 @@
 import { CancelledError, ConfigurationError, HostContractError, RetinueError } from '../errors';
 import type { HostNotice } from '../hosts/host-adapter';
+import type { LoreReader } from '../tools/lore-books';
 import { chooseHostAdapter } from '../hosts/host-adapters';
 import { createPageRelayedFetch, type PageRelayedFetch } from '../hosts/page-relayed-fetch';
 import { sourceProtocolFor } from '../hosts/sillytavern/source-protocols';
@@ -52,6 +53,8 @@ export interface RunPortDependencies {
   storageQuota?: OriginStorageQuota;
   /** How long a run may take (tests shorten it); {@link ROOT_TIMEOUT_MS} by default. */
   rootTimeoutMs?: number;
+  /** The lore tools' reader for a SillyTavern run, asking the tab the run came from; absent: no lore. */
+  pageLore?: (tabId: number) => LoreReader;
 }
 
 /** The longest a chat turn's run may take; then the page gets its own generation and the run says why. */
@@ -261,6 +264,7 @@ export function serveRunPort(port: RunServicePort, dependencies: RunPortDependen
       replyDeadlineMs: replyDeadlineMsFor(settings, origin as string),
       ...(message.chat ? { chat: message.chat } : {}),
       onEarlyReply: replyEarly,
+      ...loreFor(adapter.id),
     });
   }
 
@@ -303,10 +307,17 @@ export function serveRunPort(port: RunServicePort, dependencies: RunPortDependen
         onProgress: (line) => post({ type: 'run-progress', line: line.slice(0, 500) }),
         onReplyStream: (event) => postReplyStreamEvent(event, post),
         onEarlyReply: replyEarly,
+        ...loreFor(run.adapter),
       });
     } finally {
       dependencies.context.runClaims.releaseResume(runId);
     }
+  }
+
+  /** The page's lorebooks, read through the tab this run port came from (SillyTavern runs only). */
+  function loreFor(adapter: string): { lore?: LoreReader } {
+    const tabId = (port.sender?.tab as { id?: unknown } | undefined)?.id;
+    return adapter === 'sillytavern' && typeof tabId === 'number' && dependencies.pageLore ? { lore: dependencies.pageLore(tabId) } : {};
   }
 
   /** What this site may use of the keyed connections today; unreadable, it may use none (the page's model serves). */

@@ -5,6 +5,7 @@ import type { BackgroundContext } from './background-context';
 import { recordPageNotice } from './page-notices';
 import { createOriginStorageQuota, type OriginStorageQuota } from './origin-storage-quota';
 import { createRunRateLimit } from './run-rate-limit';
+import { browserLorePages, createTabLoreReader } from './page-lore';
 import { serveRunPort, type RunPortDependencies, type RunServicePort } from './run-port-handler';
 
 export interface RunServiceOptions {
@@ -34,6 +35,7 @@ export function installRunService(options: RunServiceOptions): void {
     connectionLimiters: new Map(),
     runRateLimit: createRunRateLimit(),
     storageQuota: options.storageQuota ?? createOriginStorageQuota({ getStore: () => options.context.getStore() }),
+    pageLore: (tabId) => createTabLoreReader(tabId, browserLorePages),
   };
   connections.addListener((port) => {
     if (port.name !== RUN_PORT_NAME) return;

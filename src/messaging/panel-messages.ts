@@ -27,6 +27,8 @@ export const panelToBackgroundSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('send-guidance'), runId, taskId: z.string().min(1).max(200).optional(), text: z.string().min(1).max(GUIDANCE_MAX_CHARS) }),
   /** The Run button: start a helper in this run; side panel only. */
   z.strictObject({ type: z.literal('run-agent'), runId, agentId: z.string().min(1).max(64) }),
+  /** Apply (write through the page's saveWorldInfo) or discard a helper's lore proposal; side panel page only. */
+  z.strictObject({ type: z.literal('decide-lore'), runId, proposalId: z.string().min(1).max(200), decision: z.enum(['apply', 'discard']) }),
 ]);
 export type PanelToBackground = z.infer<typeof panelToBackgroundSchema>;
 

@@ -9,6 +9,7 @@ import { performHostCall } from './host-call';
 import { continueStreamWith } from './page-response-continuation';
 import { readChatFromAddress } from './address-chat';
 import { readSillyTavernChat } from './sillytavern-chat';
+import { watchLoreActivations } from './lore-activations';
 
 /** How long a chat turn waits for the bridge before it goes to the page's server untouched. */
 const BRIDGE_WAIT_MS = 3_000;
@@ -43,6 +44,8 @@ export function installPageHook(target: Window & typeof globalThis): void {
   const taken = new Map<string, TakenRequest>();
   const encoder = new TextEncoder();
   const channel = connectToBridge(target, (message) => handleBridgeMessage(message));
+  // The lore tools read which entries this turn activated (SillyTavern's world_info_activated).
+  watchLoreActivations(target);
 
   const finish = (requestId: string) => {
     const entry = taken.get(requestId);

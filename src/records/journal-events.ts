@@ -114,4 +114,25 @@ export const journalEventDataSchemas = {
   'guidance-sent': z.looseObject({ noteId: z.string().optional(), text: z.string().optional() }),
   /** A note went into that invocation's next model request as a user message. */
   'guidance-applied': z.looseObject({ noteId: z.string().optional(), round: z.number().optional() }),
+  /** A helper suggested a lorebook change (`uid`: the entry it edits; absent: a new one); only the user's Apply writes it. */
+  'lore-proposal': z.looseObject({
+    proposalId: z.string().optional(),
+    workspaceKey: z.string().optional(),
+    book: z.string().optional(),
+    uid: z.number().optional(),
+    keys: z.array(z.string()).optional(),
+    content: z.string().optional(),
+    reason: z.string().optional(),
+    before: z.looseObject({ keys: z.array(z.string()).optional(), content: z.string().optional(), title: z.string().optional() }).optional(),
+  }),
+  /** The user applied (written through the page's saveWorldInfo, as entry `uid` of `book`) or discarded a lore proposal. */
+  'lore-proposal-end': z.looseObject({
+    proposalId: z.string().optional(),
+    state: z.string().optional(),
+    book: z.string().optional(),
+    uid: z.number().optional(),
+    created: z.boolean().optional(),
+  }),
+  /** What a lore tool looked up: entry references (and a search's query), for the side panel. */
+  'lore-lookup': z.looseObject({ tool: z.string().optional(), labels: z.array(z.string()).optional(), workspaceKey: z.string().optional() }),
 } satisfies Record<string, z.ZodType<Record<string, unknown>>>;

@@ -9,6 +9,7 @@ import type { ReplyStreamEvent } from './reply-stream';
 import type { EarlyReply } from './run-session';
 import type { AgentProfile, SettingsDefaults } from '../settings/schema';
 import type { RunStore } from '../store/run-store';
+import type { LoreReader } from '../tools/lore-books';
 
 export type { ModelResolver };
 
@@ -47,6 +48,8 @@ export interface StartRunOptions {
   onEarlyReply?: (reply: EarlyReply) => void;
   /** Told once the run is stored, before the root's first turn (the page bridge needs the id to reconnect). */
   onRunCreated?: (run: AgentRun) => void;
+  /** The page's lorebooks (SillyTavern), for the lore tools. */
+  lore?: LoreReader;
 }
 
 export interface ResumeRunOptions {
@@ -56,6 +59,7 @@ export interface ResumeRunOptions {
   onReplyStream?: (event: ReplyStreamEvent) => void;
   /** As for `startRun`: a run started with a reply deadline keeps it when resumed (`replyDueAt`). */
   onEarlyReply?: (reply: EarlyReply) => void;
+  lore?: LoreReader;
 }
 
 export type { EarlyReply };

@@ -1,7 +1,7 @@
 import { CancelledError, HostContractError, RetinueError } from '../errors';
 import type { AgentInvocation } from '../records/invocation';
 import { createDelegationPort } from './delegation-service';
-import { childPolicy } from './invocation-policy';
+import { childPolicy, hostFeaturesOf } from './invocation-policy';
 import type { InvocationDriver } from './invocation-driver';
 import { runInvocationLoop } from './invocation-loop';
 import { abortReason, isSuspended, TaskTimeoutError } from './run-signals';
@@ -73,7 +73,7 @@ export async function runChildTask(session: RunSession, taskId: string, signal: 
     if (!resumed) session.journal.note('invocation-start', { invocationId: invocation.id, taskId, data: { profileId: invocation.profileId, kind: 'subagent' } });
     const profile = session.profile(task.targetProfileId);
     const clock = createTaskClock(session, taskId, timer);
-    const policy = childPolicy(profile, { depth: invocation.depth, maxDepth: session.environment.defaults.maxDepth });
+    const policy = childPolicy(profile, { depth: invocation.depth, maxDepth: session.environment.defaults.maxDepth, host: hostFeaturesOf(session.run.adapter) });
     const driver: InvocationDriver = {
       session,
       invocation,

@@ -11,7 +11,7 @@ import { PageModelFallbackError } from './fail-open';
 import { runChildTask } from './child-task';
 import { runTokenCapOf } from './limits/spend-cap';
 import { cancelTask, completeEndRecords } from './task-ending';
-import { rootPolicy } from './invocation-policy';
+import { hostFeaturesOf, rootPolicy } from './invocation-policy';
 import { rootMessages } from './root-context';
 import { runRoot } from './root-run';
 import { RunSession, type RunSessionOptions, type RuntimeEnvironment } from './run-session';
@@ -114,7 +114,7 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
       };
       // Results of earlier runs of this conversation that the root has not had yet (issue 12).
       const earlier = run.chat ? await findEarlierResults(environment.store, run, run.chat, { previousReply: previousReplyOf(snapshot) }) : [];
-      const policy = profile ? rootPolicy(profile) : undefined;
+      const policy = profile ? rootPolicy(profile, hostFeaturesOf(start.adapter)) : undefined;
       // Helpers that run every turn (or every N turns) start before the root's first call (cadence.ts).
       const cadence = planCadence({ profiles: environment.profiles.values(), rootProfileId, snapshot, earlier });
       const opening = profile && policy ? withEarlierSection(withEarlierSection(rootMessages(snapshot, profile, policy), renderEarlierSection(earlier)), renderCadenceSection(cadence)) : [];
@@ -139,7 +139,7 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
       await environment.store.putInvocation(root);
       const offered = await takeEarlierResults(environment.store, runId, earlier, now);
       start.onRunCreated?.(run);
-      const session = createSession(environment, { run, snapshot, tasks: [], resolveModel: start.resolveModel, onProgress: start.onProgress, onReplyStream: start.onReplyStream, onEarlyReply: start.onEarlyReply, earlierResults: offered });
+      const session = createSession(environment, { run, snapshot, tasks: [], resolveModel: start.resolveModel, onProgress: start.onProgress, onReplyStream: start.onReplyStream, onEarlyReply: start.onEarlyReply, earlierResults: offered, lore: start.lore });
       await session.journal.record('run-start', { invocationId: rootId, data: { origin: run.origin, adapter: run.adapter, rootProfileId, title: run.title } });
       for (const held of cadence.heldByLedger) session.journal.note('cadence-skip', { invocationId: rootId, data: { agentId: held.id, reason: 'held-by-ledger' } });
       if (profile) await startCadenceHelpers(session, root, cadence.atStart, 'turn-start');
@@ -164,7 +164,7 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
       // The earlier results this run was offered when it started, read by today's rule (a decision since may have changed one).
       const runFiles = new Set((await store.listFiles(runId, EARLIER_FOLDER)).map((file) => file.path));
       const earlierResults = run.chat ? (await findEarlierResults(store, run, run.chat, { resumed: true })).map((result) => asResumed(result, runFiles)) : [];
-      const session = createSession(environment, { run: { ...run, usage }, snapshot, tasks, resolveModel: resume.resolveModel, onProgress: resume.onProgress, onReplyStream: resume.onReplyStream, onEarlyReply: resume.onEarlyReply, earlierResults });
+      const session = createSession(environment, { run: { ...run, usage }, snapshot, tasks, resolveModel: resume.resolveModel, onProgress: resume.onProgress, onReplyStream: resume.onReplyStream, onEarlyReply: resume.onEarlyReply, earlierResults, lore: resume.lore });
       await session.journal.record('run-resume', { invocationId: root.id, data: { tasks: tasks.length } });
       await completeEndRecords(session, invocations);
       // Tasks that were running go first, so they keep their slots; queued ones follow in order.

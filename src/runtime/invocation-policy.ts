@@ -4,6 +4,18 @@ import { allowableToolNames, type AllowableToolName, type ToolName } from '../se
 
 const DELEGATION_TOOLS: readonly ToolName[] = ['agent.list', 'agent.delegate', 'agent.await', 'agent.cancel'];
 const ROOT_ONLY_TOOLS: readonly ToolName[] = ['workspace.commit', 'workspace.finish'];
+/** Tools only a host with lorebooks (SillyTavern) offers. */
+export const LORE_TOOLS: readonly ToolName[] = ['lore.list_activated', 'lore.search', 'lore.read', 'lore.propose'];
+
+/** What the run's host offers beyond every host's tools, fixed on the run record (its adapter). */
+export interface HostFeatures {
+  lorebooks: boolean;
+}
+
+/** The host features of a run's adapter: SillyTavern has lorebooks. */
+export function hostFeaturesOf(adapter: string): HostFeatures {
+  return { lorebooks: adapter === 'sillytavern' };
+}
 
 /**
  * What an invocation may do, decided once when it starts: the tool surface stays fixed for its
@@ -23,10 +35,11 @@ function allowed(profile: AgentProfile): Set<AllowableToolName> {
 }
 
 /** The root: its profile's tools; `agent.*` only with `canDelegate`; it may commit or finish the run. */
-export function rootPolicy(profile: AgentProfile): InvocationPolicy {
+export function rootPolicy(profile: AgentProfile, host: HostFeatures = { lorebooks: false }): InvocationPolicy {
   const allow = allowed(profile);
   const tools = allowableToolNames.filter((name) => {
     if (!allow.has(name)) return false;
+    if (LORE_TOOLS.includes(name)) return host.lorebooks;
     if (DELEGATION_TOOLS.includes(name)) return profile.delegation.canDelegate;
     return true;
   });
@@ -38,6 +51,8 @@ export interface ChildPlacement {
   depth: number;
   /** `defaults.maxDepth`: the deepest a delegated task may be. */
   maxDepth: number;
+  /** What the run's host offers (absent: no lorebooks). */
+  host?: HostFeatures;
 }
 
 /** Why a child whose profile allows nested delegation gets no `agent.*` tools at its depth (model-facing). */
@@ -56,6 +71,7 @@ export function childPolicy(profile: AgentProfile, placement: ChildPlacement): I
   const mayDelegate = nested && placement.depth < placement.maxDepth;
   const tools: ToolName[] = allowableToolNames.filter((name) => {
     if (!allow.has(name) || ROOT_ONLY_TOOLS.includes(name)) return false;
+    if (LORE_TOOLS.includes(name)) return placement.host?.lorebooks === true;
     return DELEGATION_TOOLS.includes(name) ? mayDelegate : true;
   });
   tools.push('task.return');

@@ -10,7 +10,7 @@ import { fallbackForError } from './fail-open';
 import { createDelegationPort } from './delegation-service';
 import type { InvocationDriver } from './invocation-driver';
 import { runInvocationLoop } from './invocation-loop';
-import { rootPolicy } from './invocation-policy';
+import { hostFeaturesOf, rootPolicy } from './invocation-policy';
 import { abortReason, isSuspended } from './run-signals';
 import type { RunSession } from './run-session';
 import { samplingFor } from './turn-preparation';
@@ -74,7 +74,7 @@ export async function runRoot(session: RunSession, rootInvocation: AgentInvocati
   let invocation = rootInvocation;
   try {
     const profile = session.profile(invocation.profileId);
-    const policy = rootPolicy(profile);
+    const policy = rootPolicy(profile, hostFeaturesOf(session.run.adapter));
     invocation = { ...invocation, status: 'running' };
     await session.store.putInvocation(invocation);
     session.journal.note('invocation-start', { invocationId: invocation.id, data: { profileId: profile.id, kind: 'root' } });

@@ -8,6 +8,7 @@ import type { AgentProfile, SettingsDefaults } from '../settings/schema';
 import type { RunStore } from '../store/run-store';
 import { RunWorkspace } from '../workspace/run-workspace';
 import type { ModelResolver } from '../model/model-resolver';
+import type { LoreReader } from '../tools/lore-books';
 import type { EarlierResult } from './earlier-results';
 import { ReplyDueClock } from './limits/reply-deadline';
 import { createRootReplyStream, type ReplyStreamEvent, type RootReplyStream } from './reply-stream';
@@ -45,6 +46,8 @@ export interface RunSessionOptions {
   onEarlyReply?: (reply: EarlyReply) => void;
   /** Results of earlier runs of the conversation, offered to the root by name. */
   earlierResults?: readonly EarlierResult[];
+  /** The page's lorebooks (SillyTavern), for the lore tools. */
+  lore?: LoreReader;
   /** Runs one child task to its end (records included); the scheduler calls it when a slot is free. */
   runChildTask: (session: RunSession, taskId: string, signal: AbortSignal, timer: TaskTimer) => Promise<void>;
 }
@@ -67,6 +70,7 @@ export class RunSession {
   readonly replyDue: ReplyDueClock;
   readonly onEarlyReply: ((reply: EarlyReply) => void) | undefined;
   readonly earlierResults: readonly EarlierResult[];
+  readonly lore: LoreReader | undefined;
   private readonly capsules = new Map<string, ResultCapsule>();
   private readonly progress: ((line: string) => void) | undefined;
   private readonly replyListener: ((event: ReplyStreamEvent) => void) | undefined;
@@ -84,6 +88,7 @@ export class RunSession {
     this.replyDue = new ReplyDueClock(options.run.replyDueAt);
     this.onEarlyReply = options.onEarlyReply;
     this.earlierResults = options.earlierResults ?? [];
+    this.lore = options.lore;
     this.workspace = new RunWorkspace({ store: this.store, runId: options.run.id, now: options.environment.now });
     this.journal = new RunJournal(this.store, options.run.id, options.environment.now, (error) => this.failFast(error));
     for (const task of options.tasks) this.tasks.set(task.id, task);

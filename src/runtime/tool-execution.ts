@@ -5,6 +5,7 @@ import type { InvocationEnding, ToolContext } from '../tools/tool-definition';
 import { appendAndSave, appendToolResult, historyOf, journalIds, type InvocationDriver } from './invocation-driver';
 import { recordMet, toolCallRefusal, toolResultNotes } from './limits/asking';
 import type { ToolName } from '../settings/tool-names';
+import { createLorePort } from './lore-records';
 
 export interface ToolExecutionOptions {
   /** The forced wrap-up call: only `task.return` is offered and a result is partial. */
@@ -36,6 +37,7 @@ function contextFor(driver: InvocationDriver, toolCallId: string, wrappingUp: bo
     chat: driver.session.snapshot.messages,
     delegation: driver.delegation,
     taskResult: driver.taskResult,
+    ...(driver.session.lore ? { lore: createLorePort(driver, driver.session.lore) } : {}),
     wrappingUp,
     budget: { maxRounds: driver.invocation.budget.maxRounds, maxToolCalls: driver.invocation.budget.maxToolCalls },
   };

@@ -16,6 +16,11 @@ export const allowableToolNames = [
   'chat.read',
   'chat.search',
   'chat.read_messages',
+  // Lore tools: offered on SillyTavern only (invocation-policy.ts).
+  'lore.list_activated',
+  'lore.search',
+  'lore.read',
+  'lore.propose',
 ] as const;
 export type AllowableToolName = (typeof allowableToolNames)[number];
 

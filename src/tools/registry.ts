@@ -6,6 +6,10 @@ import { agentListTool } from './agent-list';
 import { chatReadTool } from './chat-read';
 import { chatReadMessagesTool } from './chat-read-messages';
 import { chatSearchTool } from './chat-search';
+import { loreListActivatedTool } from './lore-list-activated';
+import { loreProposeTool } from './lore-propose';
+import { loreReadTool } from './lore-read';
+import { loreSearchTool } from './lore-search';
 import { taskReturnTool } from './task-return';
 import type { Tool } from './tool-definition';
 import { workspaceCommitTool } from './workspace-commit';
@@ -29,4 +33,8 @@ export const toolRegistry: Readonly<Record<ToolName, Tool>> = {
   'chat.read': chatReadTool,
   'chat.search': chatSearchTool,
   'chat.read_messages': chatReadMessagesTool,
+  'lore.list_activated': loreListActivatedTool,
+  'lore.search': loreSearchTool,
+  'lore.read': loreReadTool,
+  'lore.propose': loreProposeTool,
 };

@@ -7,6 +7,7 @@ import type { TaskReview } from '../records/task-review';
 import type { ToolName } from '../settings/tool-names';
 import type { AgentProfile } from '../settings/schema';
 import type { WorkspaceView } from '../workspace/workspace-view';
+import type { LorePort } from './lore-books';
 
 /** How a tool call ends its invocation's loop, when it does. */
 export type InvocationEnding =
@@ -148,6 +149,8 @@ export interface ToolContext {
   delegation?: DelegationPort;
   /** For return-mode children. */
   taskResult?: TaskResultPort;
+  /** The page's lorebooks (SillyTavern), for the lore tools. */
+  lore?: LorePort;
   /** True during the forced wrap-up call at the budget cap: a result given now is partial. */
   wrappingUp: boolean;
   /** The invocation's budget, for the wrap-up warning. */

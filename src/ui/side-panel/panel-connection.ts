@@ -17,6 +17,8 @@ export interface PanelConnection {
   /** A note for the root (no `taskId`) or a running task. */
   sendGuidance(runId: string, taskId: string | undefined, text: string): void;
   runAgent(runId: string, agentId: string): void;
+  /** Apply or discard a helper's lore proposal. */
+  decideLore?(runId: string, proposalId: string, decision: 'apply' | 'discard'): void;
   onEvent(listener: (event: JournalEvent) => void): () => void;
   /** Called after the Port is (re)opened: events may have been missed, so re-read the store. */
   onReconnect(listener: () => void): () => void;
@@ -109,6 +111,7 @@ export function connectPanel(options: ConnectPanelOptions = {}): PanelConnection
     reviewTask: (runId, taskId, decision) => send({ type: 'review-task', runId, taskId, decision }),
     sendGuidance: (runId, taskId, text) => send({ type: 'send-guidance', runId, ...(taskId ? { taskId } : {}), text }),
     runAgent: (runId, agentId) => send({ type: 'run-agent', runId, agentId }),
+    decideLore: (runId, proposalId, decision) => send({ type: 'decide-lore', runId, proposalId, decision }),
     onEvent: (listener) => listen(eventListeners, listener),
     onReconnect: (listener) => listen(reconnectListeners, listener),
     onError: (listener) => listen(errorListeners, listener),

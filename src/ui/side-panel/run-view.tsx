@@ -8,6 +8,7 @@ import { RunExportButtons } from './run-actions';
 import { RepliedNote } from './replied-note';
 import { RunFallbackNote } from './run-fallback-note';
 import { ReviewQueue } from './review-queue';
+import { LoreProposals } from './lore-proposals';
 import { RunTimeline } from './run-timeline';
 import { runDisplayStatus, StatusBadge } from './status-badge';
 import { TaskList } from './task-list';
@@ -54,6 +55,7 @@ export function RunView({ state }: { state: SidePanelState }) {
       <CadenceUsageLine tasks={state.tasks.value} />
       <RunTimeline run={run} tasks={state.tasks.value} journal={state.journal.value} now={state.now.value} />
       <ReviewQueue tasks={state.tasks.value} store={state.store} running={run.status === 'running'} onReview={(taskId, decision) => state.reviewTask(taskId, decision)} />
+      <LoreProposals journal={state.journal.value} onDecide={(proposalId, decision) => state.decideLore(proposalId, decision)} />
       <TaskList tasks={state.tasks.value} store={state.store} now={state.now.value} onCancel={state.cancelTask} />
       <AgentMemoryPanel run={run} store={state.store} onError={report} agentName={(agentId) => state.settings.value?.profiles.find((profile) => profile.id === agentId)?.name ?? agentId} />
       <GuidancePanel run={run} tasks={state.tasks.value} onSend={(taskId, text) => state.sendGuidance(taskId, text)} />

@@ -58,6 +58,8 @@ export interface SidePanelState {
   sendGuidance(taskId: string | undefined, text: string): void;
   /** The Run button: starts a helper in the shown run. */
   runAgent(agentId: string): void;
+  /** Apply or discard a lore proposal of the shown run. */
+  decideLore(proposalId: string, decision: 'apply' | 'discard'): void;
   /** Applies one journal event (exposed for tests and the benchmark). */
   applyEvent(event: JournalEvent): void;
   /** Resolves once pending re-reads have landed. */
@@ -259,6 +261,9 @@ export function createSidePanelState(dependencies: SidePanelDependencies): SideP
     },
     runAgent(agentId) {
       if (run.value) connection.runAgent(run.value.id, agentId);
+    },
+    decideLore(proposalId, decision) {
+      if (run.value) connection.decideLore?.(run.value.id, proposalId, decision);
     },
     applyEvent,
     settled: async () => {
