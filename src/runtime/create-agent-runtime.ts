@@ -9,7 +9,7 @@ import { profileBudget } from './budget';
 import { chatMessageText } from '../hosts/chat-text';
 import { PageModelFallbackError } from './fail-open';
 import { runChildTask } from './child-task';
-import { runTokenCapOf } from './limits/spend-cap';
+import { profilesUseKeyedConnection, runTokenCapOf } from './limits/spend-cap';
 import { cancelTask, completeEndRecords } from './task-ending';
 import { rootPolicy } from './invocation-policy';
 import { rootMessages } from './root-context';
@@ -55,6 +55,7 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
     newId: options.newId ?? (() => crypto.randomUUID()),
   };
   const sessions = new Map<string, { session: RunSession; done: Promise<RunOutcome> }>();
+  const usesKeyedConnection = profilesUseKeyedConnection(options.profiles, options.keyedConnectionIds ?? []);
 
   async function drive(session: RunSession, root: AgentInvocation, signal: AbortSignal | undefined): Promise<RunOutcome> {
     // A fail-open ending (a limit the turn met) keeps its reason; any other abort is the page stopping.
@@ -87,7 +88,7 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
       const rootProfileId = start.rootProfileId ?? environment.defaults.rootProfileId;
       const profile = environment.profiles.get(rootProfileId);
       // The run's limits are fixed on its record now, so a resumed run has the same ones (limits/).
-      const tokenCap = profile ? runTokenCapOf(profile, environment.defaults) : undefined;
+      const tokenCap = profile ? runTokenCapOf(profile, environment.defaults, usesKeyedConnection) : undefined;
       const run: AgentRun = {
         id: runId,
         origin: start.origin,
