@@ -6,6 +6,7 @@ import { agentTaskRecordSchema, type AgentTaskRecord } from '../records/task';
 import { workspaceFileSchema, type WorkspaceFile } from '../records/workspace-file';
 import { HostContractError } from '../errors';
 import { InvocationRecords, putOrdered } from './invocation-records';
+import { meteredRunStore } from './metered-run-store';
 import { openRunStoreDatabase } from './open-database';
 import { storeOperation, validateRecord } from './record-validation';
 import type { ListRunsOptions, NewJournalEvent, RunStore } from './run-store';
@@ -58,7 +59,8 @@ export async function openRunStore(options: OpenRunStoreOptions = {}): Promise<R
   const database = await storeOperation('open its database', () =>
     openRunStoreDatabase(factory, options.name ?? DEFAULT_RUN_STORE_NAME),
   );
-  return new IdbRunStore(database, keyRange, options.now ?? Date.now);
+  // Every write is counted as it is made: the per-site quota and the history cap read the counts.
+  return meteredRunStore(new IdbRunStore(database, keyRange, options.now ?? Date.now));
 }
 
 class IdbRunStore implements RunStore {
