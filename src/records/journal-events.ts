@@ -89,4 +89,6 @@ export const journalEventDataSchemas = {
   'review-end': z.looseObject({ workspaceKey: z.string().optional(), state: z.string().optional(), lapse: z.string().optional() }),
   /** The run used its spend cap (`budget.maxRunTokens`): no new tasks, the rest wrap up. */
   'token-cap-reached': z.looseObject({ cap: z.number().optional(), totalTokens: z.number().optional() }),
+  /** The run's stored history reached its byte cap (`historyCapBytes`): no new tasks, the rest wrap up. */
+  'history-cap-reached': z.looseObject({ cap: z.number().optional(), historyBytes: z.number().optional() }),
 } satisfies Record<string, z.ZodType<Record<string, unknown>>>;

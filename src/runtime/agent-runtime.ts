@@ -21,6 +21,8 @@ export interface AgentRuntimeOptions {
    * default (`DEFAULT_KEYED_RUN_TOKENS`) when no `maxRunTokens` is set. Absent: none.
    */
   keyedConnectionIds?: readonly string[];
+  /** The cap on each run's stored history in bytes (`RUN_HISTORY_CAP_BYTES` by default; tests lower it). */
+  historyCapBytes?: number;
   now?: () => number;
   newId?: () => string;
 }

@@ -9,6 +9,7 @@ import { profileBudget } from './budget';
 import { chatMessageText } from '../hosts/chat-text';
 import { PageModelFallbackError } from './fail-open';
 import { runChildTask } from './child-task';
+import { RUN_HISTORY_CAP_BYTES } from './limits/history-cap';
 import { profilesUseKeyedConnection, runTokenCapOf } from './limits/spend-cap';
 import { cancelTask, completeEndRecords } from './task-ending';
 import { rootPolicy } from './invocation-policy';
@@ -101,6 +102,7 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
         chat: chatIdentityOf(snapshot, start.chat),
         ...(start.replyDeadlineMs ? { replyDueAt: now + start.replyDeadlineMs } : {}),
         ...(tokenCap !== undefined ? { tokenCap } : {}),
+        historyCapBytes: options.historyCapBytes ?? RUN_HISTORY_CAP_BYTES,
       };
       // Results of earlier runs of this conversation that the root has not had yet (issue 12).
       const earlier = run.chat ? await findEarlierResults(environment.store, run, run.chat) : [];
