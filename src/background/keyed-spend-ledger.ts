@@ -22,13 +22,19 @@ export interface KeyedSpendLedger {
   reserve(lending: SiteLending, now?: number): KeyedSpendReservation | undefined;
 }
 
+/**
+ * What a call is expected to cost before the site's first call of the day has settled: a large
+ * chat's context and a reply. Only near the budget does it matter (calls under way then start one by one).
+ */
+export const EXPECTED_FIRST_CALL_TOKENS = 16_000;
+
 interface SiteDay {
   day: string;
   /** Tokens settled today: what the store had when the site was first seen today, and every call since. */
   spent: number;
   /** Calls reserved and not settled yet. */
   inFlight: number;
-  /** The largest call settled today: what a call under way is expected to cost. */
+  /** The largest call settled today: what a call under way is expected to cost (0: none yet). */
   largestCall: number;
 }
 
@@ -74,7 +80,8 @@ export function createKeyedSpendLedger(options: KeyedSpendLedgerOptions = {}): K
     reserve(lending, now = clock()) {
       const entry = siteDay(lending, now);
       if (entry.spent >= lending.budget) return undefined;
-      if (entry.inFlight > 0 && entry.spent + (entry.inFlight + 1) * entry.largestCall >= lending.budget) return undefined;
+      const expected = entry.largestCall || EXPECTED_FIRST_CALL_TOKENS;
+      if (entry.inFlight > 0 && entry.spent + (entry.inFlight + 1) * expected >= lending.budget) return undefined;
       entry.inFlight += 1;
       let open = true;
       const close = (): boolean => {
