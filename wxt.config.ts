@@ -43,7 +43,8 @@ export default defineConfig({
     name: '__MSG_extName__',
     description: '__MSG_extDescription__',
     default_locale: 'en',
-    permissions: ['storage', 'unlimitedStorage', 'scripting', 'activeTab'],
+    // No unlimitedStorage: the per-site quota and the prune keep the run store far under the browser's own (docs/trust.md).
+    permissions: ['storage', 'scripting', 'activeTab'],
     host_permissions: ['http://localhost/*', 'http://127.0.0.1/*'],
     optional_host_permissions: ['*://*/*'],
     action: { default_title: '__MSG_actionTitle__' },

@@ -10,6 +10,7 @@ import type { RunStore } from '../store/run-store';
 import { createBackgroundKeepAlive, type BackgroundKeepAlive } from './background-keep-alive';
 import { createRunClaims, type RunClaims } from './run-claims';
 import { applyEndedRunReview } from '../runtime/ended-run-review';
+import { keyedConnectionIdsOf } from '../runtime/limits/spend-cap';
 
 /** The old runtimes kept reachable for cancel actions while their runs finish. */
 const RETIRED_RUNTIMES_KEPT = 8;
@@ -65,7 +66,12 @@ export function createBackgroundContext(options: BackgroundContextOptions = {}):
   const getSettings = () => (settings ??= readSettings());
   const getRuntime = () =>
     (runtime ??= Promise.all([getStore(), getSettings()]).then(([openedStore, current]) => {
-      const created = createRuntime({ store: openedStore, profiles: resolveProfiles(current), defaults: current.defaults });
+      const created = createRuntime({
+        store: openedStore,
+        profiles: resolveProfiles(current),
+        defaults: current.defaults,
+        keyedConnectionIds: keyedConnectionIdsOf(current),
+      });
       runtimes.unshift(created);
       runtimes.splice(RETIRED_RUNTIMES_KEPT + 1);
       return created;

@@ -1,6 +1,7 @@
 import type { HostNotice } from '../hosts/host-adapter';
 import type { ConnectionLendingGate } from '../model/model-resolver';
 import type { SiteLending } from '../settings/connection-lending';
+import type { KeyedSpendLedger } from './keyed-spend-ledger';
 
 /** The code of the side panel notice that asks to lend a connection; the connection's id follows it. */
 export const CONSENT_NOTICE_PREFIX = 'connection-consent:';
@@ -15,23 +16,21 @@ export interface LendingGateOptions {
   lending: SiteLending;
   /** Shows a notice in the side panel for this site. */
   recordNotice(notice: HostNotice): void;
-  /** Adds the tokens of one call to the site's day, durably. */
-  saveSpend(tokens: number): Promise<unknown>;
+  /** The site's spending today, shared with every other run of this background (and stored by it). */
+  ledger: KeyedSpendLedger;
 }
 
 /**
  * One run's gate on its site's keyed connections: an agent bound to a connection the user has not
  * lent to this site, or bound to one while the site's day's budget is spent, runs on the page's model,
- * and the side panel says why (asking, for a connection not yet lent). The run counts its own spending
- * on top of what the day had when it began, and stores each call's tokens.
+ * and the side panel says why (asking, for a connection not yet lent). Every call is counted in the
+ * background's one ledger, so runs of the site at the same time share its day's budget.
  */
 export function createLendingGate(options: LendingGateOptions): ConnectionLendingGate {
-  let spent = options.lending.spentToday;
-  let saving: Promise<unknown> = Promise.resolve();
   return {
     refusal(connection) {
       if (!options.lending.mayUse(connection.id)) return 'not-allowed';
-      return spent >= options.lending.budget ? 'budget-spent' : undefined;
+      return options.ledger.isSpent(options.lending) ? 'budget-spent' : undefined;
     },
     onFallback(profile, connection, refusal) {
       const name = connection.label.trim() || connection.id;
@@ -41,9 +40,6 @@ export function createLendingGate(options: LendingGateOptions): ConnectionLendin
           : { code: 'keyed-budget-spent', messageKey: 'page_notice_keyed_budget_spent', substitutions: [profile.name, String(options.lending.budget)] },
       );
     },
-    onSpend(_connection, tokens) {
-      spent += tokens;
-      saving = saving.then(() => options.saveSpend(tokens)).catch((error: unknown) => console.error('Retinue: the day’s token spend could not be stored.', error));
-    },
+    reserveCall: () => options.ledger.reserve(options.lending),
   };
 }

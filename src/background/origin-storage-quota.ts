@@ -1,4 +1,5 @@
 import type { AgentRun } from '../records/run';
+import { jsonBytes, utf8Bytes } from '../store/metered-run-store';
 import type { RunStore } from '../store/run-store';
 
 /**
@@ -9,23 +10,9 @@ import type { RunStore } from '../store/run-store';
  */
 export const ORIGIN_STORAGE_QUOTA_BYTES = 64 * 1024 * 1024;
 
-/** The bytes of `text` in UTF-8, the way a JSON record is counted. */
-export function utf8Bytes(text: string): number {
-  let bytes = 0;
-  for (let index = 0; index < text.length; index += 1) {
-    const code = text.charCodeAt(index);
-    if (code < 0x80) bytes += 1;
-    else if (code < 0x800) bytes += 2;
-    else if (code >= 0xd800 && code <= 0xdbff) {
-      // A surrogate pair is one four-byte character.
-      bytes += 4;
-      index += 1;
-    } else bytes += 3;
-  }
-  return bytes;
-}
+export { utf8Bytes };
 
-const recordBytes = (records: readonly unknown[]): number => records.reduce<number>((sum, record) => sum + utf8Bytes(JSON.stringify(record) ?? ''), 0);
+const recordBytes = (records: readonly unknown[]): number => records.reduce<number>((sum, record) => sum + jsonBytes(record), 0);
 
 /** What a run keeps in the store: its record, invocations with their histories, tasks, files and journal. */
 export async function measureRunBytes(store: RunStore, run: AgentRun): Promise<number> {
@@ -56,9 +43,11 @@ export interface OriginStorageQuotaOptions {
 }
 
 /**
- * The per-origin quota of the run store. An ended run is measured once and its size kept on its
- * record (`storedBytes`), so a later check reads one number per run; a running run is measured
- * afresh each time, as it still grows.
+ * The per-origin quota of the run store. A run is measured in full once per background (an ended one
+ * once for good: its size is kept on its record as `storedBytes`); after that its size is that
+ * measurement plus what the store counted it write since (`RunStore.writtenBytes`), so a run that
+ * grows while it works, or a helper's result written to a run that already ended, is seen at the
+ * next check without reading the run again. An ended run that grew has its `storedBytes` updated.
  *
  * @example
  * const quota = createOriginStorageQuota({ getStore: context.getStore });
@@ -66,11 +55,23 @@ export interface OriginStorageQuotaOptions {
  */
 export function createOriginStorageQuota(options: OriginStorageQuotaOptions): OriginStorageQuota {
   const quotaBytes = options.quotaBytes ?? ORIGIN_STORAGE_QUOTA_BYTES;
+  /** Per run: its size when it was last measured or updated, and the store's count of its writes then. */
+  const baselines = new Map<string, { bytes: number; written: number }>();
 
   async function sizeOf(store: RunStore, run: AgentRun): Promise<number> {
-    if (run.status !== 'running' && run.storedBytes !== undefined) return run.storedBytes;
-    const bytes = await measureRunBytes(store, run);
-    if (run.status !== 'running') await store.putRun({ ...run, storedBytes: bytes });
+    const written = store.writtenBytes?.(run.id)?.total ?? 0;
+    let baseline = baselines.get(run.id);
+    if (!baseline) {
+      // Kept from an earlier background: whatever this one wrote of the run came after it.
+      if (run.status !== 'running' && run.storedBytes !== undefined) baseline = { bytes: run.storedBytes, written: 0 };
+      else baseline = { bytes: await measureRunBytes(store, run), written };
+      baselines.set(run.id, baseline);
+    }
+    const bytes = baseline.bytes + Math.max(0, written - baseline.written);
+    if (run.status !== 'running' && run.storedBytes !== bytes) {
+      await store.putRun({ ...run, storedBytes: bytes });
+      baselines.set(run.id, { bytes, written: store.writtenBytes?.(run.id)?.total ?? written });
+    }
     return bytes;
   }
 
@@ -87,6 +88,7 @@ export function createOriginStorageQuota(options: OriginStorageQuotaOptions): Or
       for (const entry of prunable) {
         if (total + incomingBytes <= quotaBytes) break;
         await store.deleteRun(entry.run.id);
+        baselines.delete(entry.run.id);
         total -= entry.bytes;
       }
       return total + incomingBytes <= quotaBytes;

@@ -15,8 +15,9 @@ import {
 import type { ConcurrencyLimiter } from '../model/concurrency-limiter';
 import type { ModelClientOptions } from '../model/create-model-client';
 import { createModelResolver } from '../model/model-resolver';
-import { addKeyedSpend, readSiteLending, type SiteLending } from '../settings/connection-lending';
+import { readSiteLending, type SiteLending } from '../settings/connection-lending';
 import { createLendingGate } from './connection-lending-gate';
+import { sharedKeyedSpendLedger, type KeyedSpendLedger } from './keyed-spend-ledger';
 import { connectionProfileTarget } from '../hosts/sillytavern/connection-profile-target';
 import type { RunFallback } from '../records/run';
 import type { EarlyReply, RunOutcome } from '../runtime/agent-runtime';
@@ -49,6 +50,8 @@ export interface RunPortDependencies {
   connectionLimiters: Map<string, ConcurrencyLimiter>;
   /** Run starts per origin per minute, shared by every run port. */
   runRateLimit: RunRateLimit;
+  /** Keyed connections' spending per site and day, one for every run; the background's own by default. */
+  keyedSpend?: KeyedSpendLedger;
   /** The run store's bytes per origin; absent: no quota (tests that are not about it). */
   storageQuota?: OriginStorageQuota;
   /** How long a run may take (tests shorten it); {@link ROOT_TIMEOUT_MS} by default. */
@@ -353,7 +356,7 @@ export function serveRunPort(port: RunServicePort, dependencies: RunPortDependen
       lending: createLendingGate({
         lending,
         recordNotice: (notice) => dependencies.recordNotice(origin as string, notice),
-        saveSpend: (tokens) => addKeyedSpend(origin as string, tokens),
+        ledger: dependencies.keyedSpend ?? sharedKeyedSpendLedger(),
       }),
     });
   }

@@ -19,8 +19,12 @@ export interface ConnectionLendingGate {
   refusal(connection: Connection): LendingRefusal | undefined;
   /** An agent bound to the connection runs on the page's model instead. */
   onFallback(profile: AgentProfile, connection: Connection, refusal: LendingRefusal): void;
-  /** Tokens (in and out) one call through the keyed connection used. */
-  onSpend(connection: Connection, tokens: number): void;
+  /**
+   * Asked before each call through the keyed connection: a place for the call, settled with the
+   * tokens (in and out) it used, or undefined when the site's budget is spent (or the calls under way
+   * would spend it); that call then goes to the page's model.
+   */
+  reserveCall(connection: Connection): { settle(tokens: number): void; cancel(): void } | undefined;
 }
 
 export interface ModelResolverOptions {
@@ -123,22 +127,35 @@ export function createModelResolver(options: ModelResolverOptions): ModelResolve
         authAdvice: `check the API key of ${name} in Retinue's options`,
         toolProtocol: connection.toolProtocol,
       };
-      client = spendCounted(createModelClient(target, { ...options.clientOptions, limiter }), connection);
+      client = createModelClient(target, { ...options.clientOptions, limiter });
       clients.set(key, client);
     }
-    return client;
+    return spendCounted(client, connection, profile);
   }
 
-  /** A keyed connection's client reports each call's tokens to the lending gate. */
-  function spendCounted(client: ModelClient, connection: Connection): ModelClient {
+  /**
+   * Each call of a keyed connection takes its place in the site's budget first and settles it with
+   * its tokens; a call the budget no longer covers goes to the page's model, with the notice.
+   */
+  function spendCounted(client: ModelClient, connection: Connection, profile: AgentProfile): ModelClient {
     const lending = options.lending;
     if (!lending || !connection.apiKey) return client;
     return {
       label: client.label,
       async call(request) {
-        const result = await client.call(request);
-        lending.onSpend(connection, result.usage.totalTokens);
-        return result;
+        const place = lending.reserveCall(connection);
+        if (!place) {
+          lending.onFallback(profile, connection, 'budget-spent');
+          return hostClient(undefined).call(request);
+        }
+        try {
+          const result = await client.call(request);
+          place.settle(result.usage.totalTokens);
+          return result;
+        } catch (error) {
+          place.cancel();
+          throw error;
+        }
       },
     };
   }

@@ -135,4 +135,6 @@ export const journalEventDataSchemas = {
   }),
   /** What a lore tool looked up: entry references (and a search's query), for the side panel. */
   'lore-lookup': z.looseObject({ tool: z.string().optional(), labels: z.array(z.string()).optional(), workspaceKey: z.string().optional() }),
+  /** The run's stored history reached its byte cap (`historyCapBytes`): no new tasks, the rest wrap up. */
+  'history-cap-reached': z.looseObject({ cap: z.number().optional(), historyBytes: z.number().optional() }),
 } satisfies Record<string, z.ZodType<Record<string, unknown>>>;

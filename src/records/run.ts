@@ -42,6 +42,10 @@ export const agentRunSchema = z.object({
   tokenCap: z.number().int().positive().optional(),
   /** When the run was first seen at its spend cap (queued tasks were cancelled then, once). */
   tokenCapReachedAt: z.number().optional(),
+  /** The cap on the run's stored history in bytes, fixed at the start (limits/history-cap.ts); absent: none. */
+  historyCapBytes: z.number().int().positive().optional(),
+  /** When the run was first seen at its history cap (recorded and announced once). */
+  historyCapReachedAt: z.number().optional(),
   /** The conversation and message this run answers (see chat-identity.ts). */
   chat: z.optional(chatIdentitySchema),
   /** The bytes the ended run keeps in the store, measured once for the per-origin quota (origin-storage-quota.ts). */

@@ -14,6 +14,7 @@ import { askForPlainAnswer } from './runner-fallback';
 import { collectRunnerReport, formatTaskTable } from './runner-report';
 import { loadRunnerStoreFile, saveRunnerStoreFile } from './runner-store-file';
 import { toTerminalText } from './terminal-text';
+import { keyedConnectionIdsOf } from '../runtime/limits/spend-cap';
 
 const RUNNER_STORE_NAME = 'retinue-runner';
 
@@ -94,7 +95,7 @@ export async function runHeadless(terminalEnvironment: HeadlessRunnerEnvironment
   let store: RunStore | undefined;
   try {
     store = await openRunStore({ name: RUNNER_STORE_NAME, indexedDB, now });
-    const runtime = environment.createRuntime({ store, profiles: resolveProfiles(settings), defaults: settings.defaults, now });
+    const runtime = environment.createRuntime({ store, profiles: resolveProfiles(settings), defaults: settings.defaults, keyedConnectionIds: keyedConnectionIdsOf(settings), now });
     const resolveModel = createModelResolver({
       connections: settings.connections,
       host: {

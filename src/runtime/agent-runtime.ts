@@ -18,6 +18,13 @@ export interface AgentRuntimeOptions {
   /** Built-ins merged with the settings document's profiles. */
   profiles: AgentProfile[];
   defaults: SettingsDefaults;
+  /**
+   * Ids of the connections that carry an API key: a run whose agents may use one gets a spend cap by
+   * default (`DEFAULT_KEYED_RUN_TOKENS`) when no `maxRunTokens` is set. Absent: none.
+   */
+  keyedConnectionIds?: readonly string[];
+  /** The cap on each run's stored history in bytes (`RUN_HISTORY_CAP_BYTES` by default; tests lower it). */
+  historyCapBytes?: number;
   now?: () => number;
   newId?: () => string;
 }

@@ -9,7 +9,8 @@ import { profileBudget } from './budget';
 import { chatMessageText } from '../hosts/chat-text';
 import { PageModelFallbackError } from './fail-open';
 import { runChildTask } from './child-task';
-import { runTokenCapOf } from './limits/spend-cap';
+import { RUN_HISTORY_CAP_BYTES } from './limits/history-cap';
+import { profilesUseKeyedConnection, runTokenCapOf } from './limits/spend-cap';
 import { cancelTask, completeEndRecords } from './task-ending';
 import { hostFeaturesOf, rootPolicy } from './invocation-policy';
 import { rootMessages } from './root-context';
@@ -66,6 +67,7 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
     newId: options.newId ?? (() => crypto.randomUUID()),
   };
   const sessions = new Map<string, { session: RunSession; done: Promise<RunOutcome> }>();
+  const usesKeyedConnection = profilesUseKeyedConnection(options.profiles, options.keyedConnectionIds ?? []);
 
   async function drive(session: RunSession, root: AgentInvocation, signal: AbortSignal | undefined): Promise<RunOutcome> {
     // A fail-open ending (a limit the turn met) keeps its reason; any other abort is the page stopping.
@@ -98,7 +100,7 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
       const rootProfileId = start.rootProfileId ?? environment.defaults.rootProfileId;
       const profile = environment.profiles.get(rootProfileId);
       // The run's limits are fixed on its record now, so a resumed run has the same ones (limits/).
-      const tokenCap = profile ? runTokenCapOf(profile, environment.defaults) : undefined;
+      const tokenCap = profile ? runTokenCapOf(profile, environment.defaults, usesKeyedConnection) : undefined;
       const run: AgentRun = {
         id: runId,
         origin: start.origin,
@@ -111,6 +113,7 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
         chat: chatIdentityOf(snapshot, start.chat),
         ...(start.replyDeadlineMs ? { replyDueAt: now + start.replyDeadlineMs } : {}),
         ...(tokenCap !== undefined ? { tokenCap } : {}),
+        historyCapBytes: options.historyCapBytes ?? RUN_HISTORY_CAP_BYTES,
       };
       // Results of earlier runs of this conversation that the root has not had yet (issue 12).
       const earlier = run.chat ? await findEarlierResults(environment.store, run, run.chat, { previousReply: previousReplyOf(snapshot) }) : [];

@@ -8,6 +8,7 @@ import { HostContractError } from '../errors';
 import { InvocationRecords, putOrdered } from './invocation-records';
 import { MemoryRecords } from './memory-records';
 import type { MemoryVersion } from '../records/memory-version';
+import { meteredRunStore } from './metered-run-store';
 import { openRunStoreDatabase } from './open-database';
 import { storeOperation, validateRecord } from './record-validation';
 import type { ListRunsOptions, NewJournalEvent, RunStore } from './run-store';
@@ -60,7 +61,8 @@ export async function openRunStore(options: OpenRunStoreOptions = {}): Promise<R
   const database = await storeOperation('open its database', () =>
     openRunStoreDatabase(factory, options.name ?? DEFAULT_RUN_STORE_NAME),
   );
-  return new IdbRunStore(database, keyRange, options.now ?? Date.now);
+  // Every write is counted as it is made: the per-site quota and the history cap read the counts.
+  return meteredRunStore(new IdbRunStore(database, keyRange, options.now ?? Date.now));
 }
 
 class IdbRunStore implements RunStore {

@@ -19,6 +19,14 @@ export type NewJournalEvent = {
   [T in JournalEventType]: Omit<JournalEventOfType<T>, 'seq' | 'time' | 'data'> & { time?: number; data?: JournalEventDataInput<T> };
 }[JournalEventType];
 
+/** What a store wrote for one run while it was open (`meteredRunStore`): all records, and its history's part. */
+export interface WrittenBytes {
+  /** UTF-8 bytes of every record of the run as it now stands, as far as this store object wrote them. */
+  total: number;
+  /** The part that is history: the prompt snapshot and the invocations' messages. */
+  history: number;
+}
+
 /**
  * The run store: every record of every run, in IndexedDB (`runs`, `invocations`, `messages`, `tasks`,
  * `files`, `journal`, `memory`; docs/run-store.md). Records are validated with their zod schema on the way in; a
@@ -75,6 +83,12 @@ export interface RunStore {
   listMemoryLineKeys(conversationId: string): Promise<Set<string>>;
   /** The memory versions a run's reply made (one, or none before its reply is recorded). */
   listMemoryVersionsOfRun(runId: string): Promise<MemoryVersion[]>;
+
+  /**
+   * The bytes this store object wrote for a run, counted as they were written (no scan); undefined
+   * for a run it wrote nothing of, or a store that does not count (`openRunStore` does).
+   */
+  writtenBytes?(runId: string): WrittenBytes | undefined;
 
   /** Deletes runs created before `olderThan` that are not running; returns how many. */
   pruneRuns(olderThan: number): Promise<number>;

@@ -69,7 +69,9 @@ describe('the Chrome build', () => {
   test('asks for the least permissions: loopback hosts up front, every other origin optional', () => {
     const manifest = readManifest(directory);
 
-    expect(manifest.permissions).toEqual(expect.arrayContaining(['storage', 'scripting', 'sidePanel', 'unlimitedStorage']));
+    expect(manifest.permissions).toEqual(expect.arrayContaining(['storage', 'scripting', 'sidePanel']));
+    // The per-site quota keeps the store under the browser's default quota (docs/trust.md).
+    expect(manifest.permissions).not.toContain('unlimitedStorage');
     expect([...(manifest.host_permissions ?? [])].sort()).toEqual(['http://127.0.0.1/*', 'http://localhost/*']);
     expect(manifest.optional_host_permissions).toEqual(['*://*/*']);
   });
@@ -115,7 +117,8 @@ describe('the Firefox build', () => {
   test('asks for the same permissions, loopback hosts up front', () => {
     const manifest = readManifest(directory);
 
-    expect(manifest.permissions).toEqual(expect.arrayContaining(['storage', 'scripting', 'unlimitedStorage']));
+    expect(manifest.permissions).toEqual(expect.arrayContaining(['storage', 'scripting']));
+    expect(manifest.permissions).not.toContain('unlimitedStorage');
     expect([...(manifest.host_permissions ?? [])].sort()).toEqual(['http://127.0.0.1/*', 'http://localhost/*']);
   });
 

@@ -38,6 +38,14 @@ async function fillQuotaWithRunningRun(options: EvaluatingHandle, origin: string
   );
 }
 
+/** The browser's own quota for the extension's storage and what it uses, as the extension's pages see them. */
+export async function storageEstimate(options: EvaluatingHandle): Promise<{ quota: number; usage: number }> {
+  return evaluateIn(options, async () => {
+    const estimate = await navigator.storage.estimate();
+    return { quota: estimate.quota ?? 0, usage: estimate.usage ?? 0 };
+  }, undefined);
+}
+
 export async function expectQuotaPassThroughWithNotice(setup: {
   options: EvaluatingHandle;
   page: EvaluatingHandle;
@@ -46,6 +54,11 @@ export async function expectQuotaPassThroughWithNotice(setup: {
   origin: string;
 }): Promise<void> {
   await fillQuotaWithRunningRun(setup.options, setup.origin);
+  // Without unlimitedStorage the browser's default quota must hold many sites' full shares (usage is
+  // of the compressed files, so the 65 MB of one letter above shows as a few MB).
+  const estimate = await storageEstimate(setup.options);
+  console.info(`storage estimate without unlimitedStorage: quota ${Math.round(estimate.quota / 2 ** 20)} MB, usage ${Math.round(estimate.usage / 2 ** 20)} MB`);
+  expect(estimate.quota).toBeGreaterThan(8 * 64 * 2 ** 20);
   setup.model.reset();
   setup.model.script(() => ({ content: OWN_MODEL_REPLY }));
 

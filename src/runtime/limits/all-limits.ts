@@ -1,3 +1,4 @@
+import { historyCap } from './history-cap';
 import type { Limit } from './limit';
 import { replyDeadline } from './reply-deadline';
 import { roundCap } from './round-cap';
@@ -9,4 +10,4 @@ import { toolCallCap } from './tool-call-cap';
  * wrap-up). A new limit is one file in this folder and one line here; a test fails when a limit
  * file is not listed.
  */
-export const LIMITS: readonly Limit[] = [roundCap, toolCallCap, spendCap, replyDeadline];
+export const LIMITS: readonly Limit[] = [roundCap, toolCallCap, spendCap, historyCap, replyDeadline];

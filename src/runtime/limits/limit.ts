@@ -4,7 +4,7 @@ import type { ReviewLapse } from '../../records/task-review';
 import type { RunSession } from '../run-session';
 
 /** The limits there are (each one file in this folder, listed in all-limits.ts). */
-export type LimitId = 'round-cap' | 'tool-call-cap' | 'spend-cap' | 'reply-deadline';
+export type LimitId = 'round-cap' | 'tool-call-cap' | 'spend-cap' | 'history-cap' | 'reply-deadline';
 
 /** Where a limit is asked: the run, and the invocation as its record stands now. */
 export interface LimitScope {

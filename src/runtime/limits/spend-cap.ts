@@ -7,14 +7,39 @@
  * run stops near it, not exactly at it.
  */
 import { ModelBehaviorError } from '../../errors';
-import type { AgentProfile, SettingsDefaults } from '../../settings/schema';
+import type { AgentProfile, Connection, SettingsDefaults } from '../../settings/schema';
 import type { RunSession } from '../run-session';
 import { cancelTask } from '../task-ending';
 import type { Limit } from './limit';
 
-/** The cap for a run whose root has this profile; undefined means no cap. */
-export function runTokenCapOf(rootProfile: AgentProfile, defaults: SettingsDefaults): number | undefined {
-  return rootProfile.budget.maxRunTokens ?? defaults.maxRunTokens;
+/**
+ * The spend cap of a run whose agents may use a connection that carries an API key, when neither the
+ * root's profile nor `defaults.maxRunTokens` sets one: about three rounds of the writer on a 64k-token
+ * chat with a few helpers beside it, and more than the keyed daily budget of one site
+ * (`KEYED_DAILY_TOKEN_BUDGET`), so an unattended page cannot run one turn on paid calls without end.
+ */
+export const DEFAULT_KEYED_RUN_TOKENS = 300_000;
+
+/**
+ * The cap for a run whose root has this profile; undefined means no cap. `usesKeyedConnection`: some
+ * agent of the run may call a connection that carries an API key, which gives the run
+ * {@link DEFAULT_KEYED_RUN_TOKENS} when nothing else sets a cap.
+ */
+export function runTokenCapOf(rootProfile: AgentProfile, defaults: SettingsDefaults, usesKeyedConnection = false): number | undefined {
+  return rootProfile.budget.maxRunTokens ?? defaults.maxRunTokens ?? (usesKeyedConnection ? DEFAULT_KEYED_RUN_TOKENS : undefined);
+}
+
+/** The ids of the connections that carry an API key (what `AgentRuntimeOptions.keyedConnectionIds` takes). */
+export function keyedConnectionIdsOf(settings: { connections: readonly Pick<Connection, 'id' | 'apiKey'>[] }): string[] {
+  return settings.connections.filter((connection) => connection.apiKey !== '').map((connection) => connection.id);
+}
+
+/** Whether any of these profiles is bound to one of the connections that carry a key. */
+export function profilesUseKeyedConnection(profiles: Iterable<AgentProfile>, keyedConnectionIds: readonly string[]): boolean {
+  if (keyedConnectionIds.length === 0) return false;
+  const keyed = new Set(keyedConnectionIds);
+  for (const profile of profiles) if (profile.model.binding === 'connection' && keyed.has(profile.model.connectionId)) return true;
+  return false;
 }
 
 function reached(session: RunSession): boolean {

@@ -4,6 +4,7 @@ import type { AgentRun } from '../../records/run';
 import { t } from '../ui-text';
 import { formatCount, formatDuration, formatOffset } from './format';
 import { summariseRunCost } from './run-cost';
+import { HistoryCapNote } from './history-cap-note';
 import { TaskCostList, TokenCapNote } from './task-cost-list';
 import { TokenText } from './token-text';
 
@@ -36,6 +37,7 @@ export function CostLine({ run, journal, now }: { run: AgentRun; journal: Journa
       )}
       <TaskCostList journal={journal} />
       <TokenCapNote journal={journal} />
+      <HistoryCapNote journal={journal} />
     </section>
   );
 }

@@ -74,7 +74,7 @@ export interface Harness {
    * A new runtime over the same store (as after a service worker restart), or over `store` when
    * given; `now` shifts its clock (a restart that came later).
    */
-  newRuntime(store?: RunStore, options?: { now?: () => number }): AgentRuntime;
+  newRuntime(store?: RunStore, options?: Partial<Omit<AgentRuntimeOptions, 'store'>>): AgentRuntime;
   /** Starts a run on `runtime` the way `start` does on the harness's own runtime. */
   startOn(runtime: AgentRuntime, options?: Partial<StartRunOptions>): Promise<RunOutcome>;
   start(options?: Partial<StartRunOptions>): Promise<RunOutcome>;

@@ -66,3 +66,53 @@ test('a snapshot bigger than the whole quota is refused without pruning anything
   expect(await quota.admit(SITE, 60_000)).toBe(false);
   expect(await ids(SITE)).toEqual(['kept']);
 });
+
+/** The store, counting the reads that scan a run whole (what a measurement does). */
+function countingScans(inner: RunStore): { store: RunStore; scans: () => number } {
+  let scans = 0;
+  const store = new Proxy(inner, {
+    get(target, property, receiver) {
+      const value: unknown = Reflect.get(target, property, receiver);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        if (property === 'listInvocations') scans += 1;
+        return (value as (...parameters: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
+  return { store, scans: () => scans };
+}
+
+test('a running run is seen growing as the store writes it, without measuring it again', async () => {
+  await runWithSnapshot('growing', SITE, 1, 10_000, 'running');
+  const counted = countingScans(store);
+  const quota = createOriginStorageQuota({ getStore: async () => counted.store, quotaBytes: 100_000 });
+  expect(await quota.admit(SITE, 20_000)).toBe(true);
+  expect(counted.scans()).toBe(1);
+
+  // The run writes 80 KB more while it works: the next turn no longer fits, and nothing was read again.
+  for (let note = 0; note < 8; note += 1) {
+    await store.writeFile({ runId: 'growing', path: `notes/${note}.md`, content: 'y'.repeat(10_000), updatedAt: 2 });
+  }
+  expect(await quota.admit(SITE, 20_000)).toBe(false);
+  expect(counted.scans()).toBe(1);
+  // Rewriting a file counts its new size, not both.
+  for (const note of [0, 1]) await store.writeFile({ runId: 'growing', path: `notes/${note}.md`, content: 'short', updatedAt: 3 });
+  expect(await quota.admit(SITE, 20_000)).toBe(true);
+  expect(counted.scans()).toBe(1);
+});
+
+test('a result written to a run after it ended is added to its stored size', async () => {
+  await runWithSnapshot('ended', SITE, 1, 10_000);
+  const quota = createOriginStorageQuota({ getStore: async () => store, quotaBytes: 1_000_000 });
+  await quota.admit(SITE, 1);
+  const measured = (await store.getRun('ended'))?.storedBytes ?? 0;
+
+  // A helper that outlived the turn writes its result later.
+  await store.writeFile({ runId: 'ended', path: 'summaries/late.md', content: 'z'.repeat(30_000), updatedAt: 5 });
+  await quota.admit(SITE, 1);
+
+  const grown = (await store.getRun('ended'))?.storedBytes ?? 0;
+  expect(grown - measured).toBeGreaterThanOrEqual(30_000);
+  expect(grown - measured).toBeLessThan(30_200);
+});

@@ -1,0 +1,144 @@
+import type { AgentInvocation } from '../records/invocation';
+import type { AgentRun } from '../records/run';
+import type { AgentTaskRecord } from '../records/task';
+import type { WorkspaceFile } from '../records/workspace-file';
+import { PROMPT_SNAPSHOT_PATH } from '../hosts/prompt-snapshot';
+import type { RunStore, WrittenBytes } from './run-store';
+
+/** The bytes of `text` in UTF-8, the way a JSON record is counted. */
+export function utf8Bytes(text: string): number {
+  let bytes = 0;
+  for (let index = 0; index < text.length; index += 1) {
+    const code = text.charCodeAt(index);
+    if (code < 0x80) bytes += 1;
+    else if (code < 0x800) bytes += 2;
+    else if (code >= 0xd800 && code <= 0xdbff) {
+      // A surrogate pair is one four-byte character.
+      bytes += 4;
+      index += 1;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
+/** UTF-8 bytes of a record as JSON. */
+export const jsonBytes = (record: unknown): number => utf8Bytes(JSON.stringify(record) ?? '');
+
+interface RunMeter {
+  /** Records kept under one key (run, invocation state, task, file): their size now, by key. */
+  slots: Map<string, { bytes: number; history: boolean }>;
+  /** Messages of each invocation's history already counted. */
+  messagesCounted: Map<string, number>;
+  total: number;
+  history: number;
+}
+
+/**
+ * A run store that counts what each write adds, as it writes (no scan of what is stored): a record
+ * kept under one key (the run, an invocation's state, a task, a file) counts its size now, replacing
+ * what the last write under that key counted; a history message and a journal event are appended and
+ * counted once. History bytes are the prompt snapshot file and every invocation's messages, except the
+ * page's chat a new root starts with, which the store keeps as references to the snapshot
+ * (docs/run-store.md). Counts are of this store object's life: a run that began before it (a worker
+ * restart) counts from its first write here, and each history counts whole the first time it is saved
+ * again. Reads pass through.
+ *
+ * @example
+ * const store = meteredRunStore(innerStore);
+ * await store.putInvocation(invocation);
+ * store.writtenBytes(invocation.runId); // { total, history }
+ */
+export function meteredRunStore(inner: RunStore): RunStore {
+  const runs = new Map<string, RunMeter>();
+
+  function meterOf(runId: string): RunMeter {
+    let meter = runs.get(runId);
+    if (!meter) {
+      meter = { slots: new Map(), messagesCounted: new Map(), total: 0, history: 0 };
+      runs.set(runId, meter);
+    }
+    return meter;
+  }
+
+  function keep(runId: string, key: string, bytes: number, history = false): void {
+    const meter = meterOf(runId);
+    const before = meter.slots.get(key);
+    meter.total += bytes - (before?.bytes ?? 0);
+    if (before?.history) meter.history -= before.bytes;
+    if (history) meter.history += bytes;
+    meter.slots.set(key, { bytes, history });
+  }
+
+  function append(runId: string, bytes: number, history = false): void {
+    const meter = meterOf(runId);
+    meter.total += bytes;
+    if (history) meter.history += bytes;
+  }
+
+  function countInvocation(invocation: AgentInvocation, tasks: readonly AgentTaskRecord[]): void {
+    const { messages, ...state } = invocation;
+    keep(invocation.runId, `invocation:${invocation.id}`, jsonBytes(state));
+    const meter = meterOf(invocation.runId);
+    const counted = meter.messagesCounted.get(invocation.id) ?? 0;
+    // A root not yet started holds the page's chat, which the store refers to in the snapshot.
+    const byReference = invocation.kind === 'root' && invocation.status === 'created';
+    if (!byReference) for (let index = counted; index < messages.length; index += 1) append(invocation.runId, jsonBytes(messages[index]), true);
+    meter.messagesCounted.set(invocation.id, Math.max(counted, messages.length));
+    for (const task of tasks) countTask(task);
+  }
+
+  const countRun = (run: AgentRun): void => {
+    const { storedBytes: _measured, ...record } = run;
+    keep(run.id, 'run', jsonBytes(record));
+  };
+  const countTask = (task: AgentTaskRecord): void => keep(task.runId, `task:${task.id}`, jsonBytes(task));
+  const countFile = (file: WorkspaceFile): void => keep(file.runId, `file:${file.path}`, jsonBytes(file), file.path === PROMPT_SNAPSHOT_PATH);
+
+  return {
+    async putRun(run) {
+      await inner.putRun(run);
+      countRun(run);
+    },
+    getRun: (runId) => inner.getRun(runId),
+    listRuns: (options) => inner.listRuns(options),
+    async deleteRun(runId) {
+      await inner.deleteRun(runId);
+      runs.delete(runId);
+    },
+    async putInvocation(invocation, options) {
+      await inner.putInvocation(invocation, options);
+      countInvocation(invocation, options?.tasks ?? []);
+    },
+    getInvocation: (invocationId) => inner.getInvocation(invocationId),
+    listInvocations: (runId) => inner.listInvocations(runId),
+    async putTask(task) {
+      await inner.putTask(task);
+      countTask(task);
+    },
+    getTask: (taskId) => inner.getTask(taskId),
+    listTasks: (runId) => inner.listTasks(runId),
+    async appendJournal(event) {
+      const stored = await inner.appendJournal(event);
+      append(stored.runId, jsonBytes(stored));
+      return stored;
+    },
+    readJournal: (runId, fromSeq) => inner.readJournal(runId, fromSeq),
+    onJournalAppended: (listener) => inner.onJournalAppended(listener),
+    readFile: (runId, path) => inner.readFile(runId, path),
+    async writeFile(file) {
+      await inner.writeFile(file);
+      countFile(file);
+    },
+    async deleteFile(runId, path) {
+      await inner.deleteFile(runId, path);
+      keep(runId, `file:${path}`, 0);
+    },
+    listFiles: (runId, prefix) => inner.listFiles(runId, prefix),
+    pruneRuns: (olderThan) => inner.pruneRuns(olderThan),
+    close: () => inner.close(),
+    writtenBytes(runId): WrittenBytes | undefined {
+      const meter = runs.get(runId);
+      return meter ? { total: meter.total, history: meter.history } : undefined;
+    },
+  };
+}
