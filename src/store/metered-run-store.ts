@@ -123,6 +123,11 @@ export function meteredRunStore(inner: RunStore): RunStore {
       return stored;
     },
     readJournal: (runId, fromSeq) => inner.readJournal(runId, fromSeq),
+    // Agent memory belongs to the conversation, not one run's history (the quota prunes it with its runs).
+    putMemoryVersion: (version) => inner.putMemoryVersion(version),
+    getMemoryVersion: (conversationId, lineKey) => inner.getMemoryVersion(conversationId, lineKey),
+    listMemoryLineKeys: (conversationId) => inner.listMemoryLineKeys(conversationId),
+    listMemoryVersionsOfRun: (runId) => inner.listMemoryVersionsOfRun(runId),
     onJournalAppended: (listener) => inner.onJournalAppended(listener),
     readFile: (runId, path) => inner.readFile(runId, path),
     async writeFile(file) {

@@ -16,7 +16,8 @@ const ROOT = 'run-1-root';
 const usage = (rounds: number) => ({ rounds, toolCalls: 0, promptTokens: 0, completionTokens: 0, totalTokens: 0 });
 
 function event(seq: number, type: JournalEvent['type'], time: number, data: Record<string, unknown> = {}, invocationId = ROOT): JournalEvent {
-  return { runId: 'run-1', seq, time, type, invocationId, data };
+  // One object for any type: the union is too wide for TypeScript to check it by its discriminant.
+  return { runId: 'run-1', seq, time, type, invocationId, data } as JournalEvent;
 }
 
 /** The root delegates at +1 s, awaits, then writes its reply from +9 s to +10 s. */

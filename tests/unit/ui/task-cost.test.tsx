@@ -12,14 +12,9 @@ afterEach(cleanup);
 
 const START = 80_000;
 let seq = 0;
-const event = (type: JournalEvent['type'], data: Record<string, unknown>, ids: { invocationId?: string; taskId?: string } = {}): JournalEvent => ({
-  runId: 'run-1',
-  seq: ++seq,
-  time: START + seq,
-  type,
-  ...ids,
-  data,
-});
+// One object for any type: the union is too wide for TypeScript to check it by its discriminant.
+const event = (type: JournalEvent['type'], data: Record<string, unknown>, ids: { invocationId?: string; taskId?: string } = {}): JournalEvent =>
+  ({ runId: 'run-1', seq: ++seq, time: START + seq, type, ...ids, data }) as JournalEvent;
 
 /** One finished call of an invocation (a task's when `taskId` is given). */
 function call(ids: { invocationId: string; taskId?: string }, round: number, model: string, usage: Record<string, unknown>): JournalEvent[] {
