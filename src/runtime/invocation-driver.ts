@@ -37,7 +37,7 @@ export async function appendAndSave(driver: InvocationDriver, ...messages: ChatC
     ...driver.invocation,
     messages: [...driver.invocation.messages, ...(messages as unknown as AgentInvocation['messages'])],
   };
-  await driver.session.store.putInvocation(driver.invocation);
+  await driver.session.saveStep({ invocations: [driver.invocation] });
 }
 
 /**
@@ -49,7 +49,7 @@ export async function appendToolResult(driver: InvocationDriver, message: ChatCo
     ...driver.invocation,
     messages: [...driver.invocation.messages, message as unknown as AgentInvocation['messages'][number]],
   };
-  await driver.session.store.putInvocation(invocation, { tasks: handedOver });
+  await driver.session.saveStep({ invocations: [invocation], tasks: handedOver });
   driver.invocation = invocation;
   driver.session.rememberHandover(handedOver);
 }

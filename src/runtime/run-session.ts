@@ -5,7 +5,7 @@ import type { AgentRun } from '../records/run';
 import type { AgentTaskRecord } from '../records/task';
 import { addUsage, type Usage } from '../records/usage';
 import type { AgentProfile, SettingsDefaults } from '../settings/schema';
-import type { RunStore } from '../store/run-store';
+import type { RunStep, RunStore } from '../store/run-store';
 import { RunWorkspace } from '../workspace/run-workspace';
 import type { ModelResolver } from '../model/model-resolver';
 import type { EarlierResult } from './earlier-results';
@@ -115,6 +115,18 @@ export class RunSession {
   async saveTask(task: AgentTaskRecord): Promise<void> {
     this.tasks.set(task.id, task);
     await this.store.putTask(task);
+  }
+
+  /**
+   * Writes one step of this run in one transaction, with the journal events noted since the last
+   * write (a round's events ride with its history append instead of costing writes of their own).
+   * The records in memory are the caller's to update.
+   */
+  async saveStep(step: RunStep): Promise<void> {
+    const journal = this.journal.take();
+    const write = this.store.saveStep(journal.length > 0 ? { ...step, journal: [...journal, ...(step.journal ?? [])] } : step);
+    this.journal.carry(write);
+    await write;
   }
 
   /**

@@ -76,6 +76,11 @@ export async function executeToolCalls(
       ...(refusal ? { refusal: refusal.text } : {}),
       withheld: wrappingUp ? undefined : driver.policy.withheld,
     });
+    // Noted before the result is appended, so the result's write carries it.
+    driver.session.journal.note('tool-call-end', {
+      ...ids,
+      data: { tool: result.toolName, callId: call.id, ok: result.problem === undefined, error: result.problem, counted: result.counts },
+    });
     if (!answered) {
       if (result.counts) driver.invocation = { ...driver.invocation, usage: addUsage(driver.invocation.usage, { toolCalls: 1 }) };
       if (result.counts) driver.session.addUsage({ toolCalls: 1 });
@@ -88,10 +93,6 @@ export async function executeToolCalls(
       const handedOver = driver.delegation?.handedOver({ ...handover, announced: [...handover.announced, ...(announcement?.names ?? [])] }) ?? [];
       await appendToolResult(driver, toolResultMessage(call.id, content), handedOver);
     }
-    driver.session.journal.note('tool-call-end', {
-      ...ids,
-      data: { tool: result.toolName, callId: call.id, ok: result.problem === undefined, error: result.problem, counted: result.counts },
-    });
     ending ??= result.ending;
   }
   return ending;

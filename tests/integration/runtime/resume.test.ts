@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import type { AgentInvocation } from '../../../src/records/invocation';
-import type { RunStore } from '../../../src/store/run-store';
+import type { RunStep, RunStore } from '../../../src/store/run-store';
 import type { AgentTaskRecord } from '../../../src/records/task';
 import { freezingStore, isChecker, isCritic, isRoot, startHarness, type Harness, delegate } from './runtime-harness';
 
@@ -92,13 +92,23 @@ test('a root stopped right after its final answer was stored ends with that answ
   let stopping: Promise<void> = Promise.resolve();
   const stoppingStore: RunStore = new Proxy(harness.store, {
     get(target, property, receiver) {
+      const stopsAfter = (invocation: AgentInvocation) => {
+        const last = invocation.messages.at(-1);
+        if (invocation.kind === 'root' && invocation.status === 'running' && last?.role === 'assistant' && last.content === 'Stored answer.') {
+          stopping = runtime.shutdown();
+        }
+      };
       if (property === 'putInvocation') {
         return async (invocation: AgentInvocation) => {
           await target.putInvocation(invocation);
-          const last = invocation.messages.at(-1);
-          if (invocation.kind === 'root' && invocation.status === 'running' && last?.role === 'assistant' && last.content === 'Stored answer.') {
-            stopping = runtime.shutdown();
-          }
+          stopsAfter(invocation);
+        };
+      }
+      if (property === 'saveStep') {
+        return async (step: RunStep) => {
+          const stored = await target.saveStep(step);
+          for (const invocation of step.invocations ?? []) stopsAfter(invocation);
+          return stored;
         };
       }
       const value: unknown = Reflect.get(target, property, receiver);
