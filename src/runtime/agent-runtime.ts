@@ -18,6 +18,8 @@ export interface AgentRuntimeOptions {
   defaults: SettingsDefaults;
   now?: () => number;
   newId?: () => string;
+  /** How long noted journal events wait for a step to carry them (run-journal.ts); tests lengthen it to count writes. */
+  journalIdleMs?: number;
 }
 
 export interface StartRunOptions {

@@ -53,6 +53,7 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
     defaults: options.defaults,
     now: options.now ?? Date.now,
     newId: options.newId ?? (() => crypto.randomUUID()),
+    ...(options.journalIdleMs !== undefined ? { journalIdleMs: options.journalIdleMs } : {}),
   };
   const sessions = new Map<string, { session: RunSession; done: Promise<RunOutcome> }>();
 

@@ -16,6 +16,16 @@ export interface JournalFields<T extends JournalEventType = JournalEventType> {
  */
 export const JOURNAL_IDLE_MS = 20;
 
+export interface RunJournalOptions {
+  store: RunStore;
+  runId: string;
+  now: () => number;
+  /** Called when a write of the journal's own fails (the run fails fast). */
+  onFailure?: (error: RetinueError) => void;
+  /** Defaults to `JOURNAL_IDLE_MS`. */
+  idleMs?: number;
+}
+
 function asJournalError(error: unknown): RetinueError {
   return error instanceof RetinueError ? error : new HostContractError('journal-append-failed', `The journal could not be written: ${String(error)}`, { cause: error });
 }
@@ -34,12 +44,19 @@ export class RunJournal {
   private idle: ReturnType<typeof setTimeout> | undefined;
   private failure: RetinueError | undefined;
 
-  constructor(
-    private readonly store: RunStore,
-    private readonly runId: string,
-    private readonly now: () => number,
-    private readonly onFailure: (error: RetinueError) => void = () => undefined,
-  ) {}
+  private readonly store: RunStore;
+  private readonly runId: string;
+  private readonly now: () => number;
+  private readonly onFailure: (error: RetinueError) => void;
+  private readonly idleMs: number;
+
+  constructor(options: RunJournalOptions) {
+    this.store = options.store;
+    this.runId = options.runId;
+    this.now = options.now;
+    this.onFailure = options.onFailure ?? (() => undefined);
+    this.idleMs = options.idleMs ?? JOURNAL_IDLE_MS;
+  }
 
   /** Notes an event now; it is stored after every event noted before it. */
   note<T extends JournalEventType>(type: T, fields: JournalFields<T> = {}): void {
@@ -48,7 +65,7 @@ export class RunJournal {
     this.idle ??= setTimeout(() => {
       this.idle = undefined;
       this.writePending();
-    }, JOURNAL_IDLE_MS);
+    }, this.idleMs);
   }
 
   /** The events noted since the last write, for a step about to be written to carry (then `carry` it). */

@@ -13,6 +13,7 @@ import { ReplyDueClock } from './limits/reply-deadline';
 import { createRootReplyStream, type ReplyStreamEvent, type RootReplyStream } from './reply-stream';
 import { RunJournal } from './run-journal';
 import { TaskScheduler, type TaskTimer } from './scheduler';
+import { StagedCreations } from './staged-creations';
 
 /** A reply that went to the page before the run's helpers were done. */
 export interface EarlyReply {
@@ -30,6 +31,8 @@ export interface RuntimeEnvironment {
   defaults: SettingsDefaults;
   now: () => number;
   newId: () => string;
+  /** How long noted journal events wait for a step to carry them; `JOURNAL_IDLE_MS` when absent. */
+  journalIdleMs?: number;
 }
 
 export interface RunSessionOptions {
@@ -63,6 +66,8 @@ export class RunSession {
   readonly snapshot: PromptSnapshot;
   readonly resolveModel: ModelResolver;
   readonly tasks = new Map<string, AgentTaskRecord>();
+  /** Tasks created by delegate calls and not stored yet (they are, with the caller's next tool result). */
+  readonly creations = new StagedCreations();
   /** The reply deadline's clock, from the run record's `replyDueAt` (limits/reply-deadline.ts). */
   readonly replyDue: ReplyDueClock;
   readonly onEarlyReply: ((reply: EarlyReply) => void) | undefined;
@@ -85,7 +90,13 @@ export class RunSession {
     this.onEarlyReply = options.onEarlyReply;
     this.earlierResults = options.earlierResults ?? [];
     this.workspace = new RunWorkspace({ store: this.store, runId: options.run.id, now: options.environment.now });
-    this.journal = new RunJournal(this.store, options.run.id, options.environment.now, (error) => this.failFast(error));
+    this.journal = new RunJournal({
+      store: this.store,
+      runId: options.run.id,
+      now: options.environment.now,
+      onFailure: (error) => this.failFast(error),
+      ...(options.environment.journalIdleMs !== undefined ? { idleMs: options.environment.journalIdleMs } : {}),
+    });
     for (const task of options.tasks) this.tasks.set(task.id, task);
     this.scheduler = new TaskScheduler({
       maxRunning: options.environment.defaults.maxRunningChildren,

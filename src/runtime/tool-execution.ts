@@ -5,6 +5,7 @@ import type { InvocationEnding, ToolContext } from '../tools/tool-definition';
 import { appendAndSave, appendToolResult, historyOf, journalIds, type InvocationDriver } from './invocation-driver';
 import { recordMet, toolCallRefusal, toolResultNotes } from './limits/asking';
 import type { ToolName } from '../settings/tool-names';
+import type { AgentTaskRecord } from '../records/task';
 
 export interface ToolExecutionOptions {
   /** The forced wrap-up call: only `task.return` is offered and a result is partial. */
@@ -12,6 +13,7 @@ export interface ToolExecutionOptions {
 }
 
 const ENDING_TOOLS: readonly string[] = ['workspace_commit', 'workspace_finish', 'task_return'];
+const DELEGATE_TOOL = 'agent_delegate';
 
 /**
  * The results the history already holds for the turn it ends with, by call id: none for a turn
@@ -60,7 +62,9 @@ export async function executeToolCalls(
   const ids = journalIds(driver);
   let ending: InvocationEnding | undefined;
   const stored = storedResults(driver);
-  for (const call of calls) {
+  // The results of consecutive delegate calls are saved in one step, with the tasks they created.
+  let deferredHandover: AgentTaskRecord[] = [];
+  for (const [index, call] of calls.entries()) {
     const answered = stored.has(call.id);
     if (answered && !ENDING_TOOLS.includes(call.name)) continue;
     if (ending && !answered) {
@@ -91,7 +95,10 @@ export async function executeToolCalls(
       driver.invocation = limitNotes.invocation;
       const content = [result.content, announcement?.line, ...limitNotes.notes].filter((part) => part !== undefined).join('\n\n');
       const handedOver = driver.delegation?.handedOver({ ...handover, announced: [...handover.announced, ...(announcement?.names ?? [])] }) ?? [];
-      await appendToolResult(driver, toolResultMessage(call.id, content), handedOver);
+      const next = calls[index + 1];
+      const defer = call.name === DELEGATE_TOOL && next?.name === DELEGATE_TOOL && !stored.has(next.id);
+      await appendToolResult(driver, toolResultMessage(call.id, content), [...deferredHandover, ...handedOver], { defer });
+      deferredHandover = defer ? [...deferredHandover, ...handedOver] : [];
     }
     ending ??= result.ending;
   }

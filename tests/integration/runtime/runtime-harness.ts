@@ -72,9 +72,9 @@ export interface Harness {
   progress: string[];
   /**
    * A new runtime over the same store (as after a service worker restart), or over `store` when
-   * given; `now` shifts its clock (a restart that came later).
+   * given; `now` shifts its clock (a restart that came later); `journalIdleMs` as the runtime takes it.
    */
-  newRuntime(store?: RunStore, options?: { now?: () => number }): AgentRuntime;
+  newRuntime(store?: RunStore, options?: { now?: () => number; journalIdleMs?: number }): AgentRuntime;
   /** Starts a run on `runtime` the way `start` does on the harness's own runtime. */
   startOn(runtime: AgentRuntime, options?: Partial<StartRunOptions>): Promise<RunOutcome>;
   start(options?: Partial<StartRunOptions>): Promise<RunOutcome>;
