@@ -110,7 +110,8 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
         runId,
         profileId: rootProfileId,
         kind: 'root',
-        status: 'created',
+        // Stored running: the run, its snapshot, its root and its first event are one step.
+        status: 'running',
         exitPolicy: 'runFinishAllowed',
         budget: profile ? profileBudget(profile) : { maxRounds: 1, maxToolCalls: 0 },
         usage: emptyUsage(),
@@ -119,13 +120,17 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
         depth: 0,
         createdAt: now,
       };
-      await environment.store.putRun(run);
-      await environment.store.writeFile({ runId, path: PROMPT_SNAPSHOT_PATH, content: JSON.stringify(snapshot), updatedAt: now });
-      await environment.store.putInvocation(root);
+      // One step before the first model call: the run, the page's chat (the root's history refers to
+      // it), the root and the run's first event, stored together or not at all.
+      await environment.store.saveStep({
+        run,
+        files: [{ runId, path: PROMPT_SNAPSHOT_PATH, content: JSON.stringify(snapshot), updatedAt: now }],
+        invocations: [root],
+        journal: [{ runId, type: 'run-start', time: now, invocationId: rootId, data: { origin: run.origin, adapter: run.adapter, rootProfileId, title: run.title } }],
+      });
       const offered = await takeEarlierResults(environment.store, runId, earlier, now);
       start.onRunCreated?.(run);
       const session = createSession(environment, { run, snapshot, tasks: [], resolveModel: start.resolveModel, onProgress: start.onProgress, onReplyStream: start.onReplyStream, onEarlyReply: start.onEarlyReply, earlierResults: offered });
-      await session.journal.record('run-start', { invocationId: rootId, data: { origin: run.origin, adapter: run.adapter, rootProfileId, title: run.title } });
       return drive(session, root, start.signal);
     },
 

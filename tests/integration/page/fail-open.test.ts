@@ -166,8 +166,13 @@ describe('a run that cannot do its job answers with the page’s own generation'
     breakStore = (store) =>
       new Proxy(store, {
         get(target, property, receiver) {
-          if (property !== 'putRun') return Reflect.get(target, property, receiver) as unknown;
-          return () => Promise.reject(new DOMException('The disk is full.', 'QuotaExceededError'));
+          const value = Reflect.get(target, property, receiver) as unknown;
+          if (property !== 'putRun' && property !== 'saveStep') return value;
+          // The run's first write (its record, with its snapshot and root in one step) fails.
+          return (...args: unknown[]) =>
+            property === 'putRun' || (args[0] as RunStep).run !== undefined
+              ? Promise.reject(new DOMException('The disk is full.', 'QuotaExceededError'))
+              : target.saveStep(args[0] as RunStep);
         },
       });
     const sent = { model: 'scripted-model', messages: chat, stream: true };
