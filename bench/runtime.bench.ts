@@ -77,7 +77,7 @@ interface MeasuredRun {
   milliseconds: number;
   /** From the first task start to the last task end, from the journal. */
   childrenMilliseconds: number;
-  /** From the first task start to the last (the root's delegate calls are handled one by one). */
+  /** From the first task start to the last (the root's delegate calls of one turn are stored in one step). */
   startSpreadMilliseconds: number;
   /** Store calls by method: how many, and the time from call to answer summed over them. */
   storeCalls: Map<string, { count: number; milliseconds: number }>;

@@ -27,6 +27,8 @@ export interface AgentRuntimeOptions {
   historyCapBytes?: number;
   now?: () => number;
   newId?: () => string;
+  /** How long noted journal events wait for a step to carry them (run-journal.ts); tests lengthen it to count writes. */
+  journalIdleMs?: number;
 }
 
 export interface StartRunOptions {

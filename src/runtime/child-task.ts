@@ -33,9 +33,11 @@ async function failTask(session: RunSession, taskId: string, invocation: AgentIn
 export async function runChildTask(session: RunSession, taskId: string, signal: AbortSignal, timer: TaskTimer): Promise<void> {
   let invocation: AgentInvocation | undefined;
   try {
+    // A task starts once its creation is stored (with its parent's tool result); never if it was not.
+    if (!(await session.creations.stored(taskId))) return;
     const task = session.tasks.get(taskId);
     if (!task || task.status === 'completed' || task.status === 'failed' || task.status === 'cancelled') return;
-    invocation = await session.store.getInvocation(task.childInvocationId);
+    invocation = session.creations.takeFresh(task.childInvocationId) ?? (await session.store.getInvocation(task.childInvocationId));
     if (!invocation) throw new HostContractError('invocation-missing', `The child invocation of task ${task.workspaceKey} is not in the store.`);
     if (task.resultRef) {
       // The result was handed over before the runtime stopped: only the records are left to write.
@@ -63,14 +65,16 @@ export async function runChildTask(session: RunSession, taskId: string, signal: 
     }
     // A task that was already working when the runtime stopped was announced then: not again.
     const resumed = task.status === 'running';
-    await session.saveTask({ ...task, status: 'running', startedAt: task.startedAt ?? session.now() });
+    const started: typeof task = { ...task, status: 'running', startedAt: task.startedAt ?? session.now() };
+    invocation = { ...invocation, status: 'running' };
     if (!resumed) {
       session.journal.note('task-start', { invocationId: task.parentInvocationId, taskId, data: { workspaceKey: task.workspaceKey, agentId: task.targetProfileId } });
-      session.reportProgress(`${task.workspaceKey} · ${task.task.title} — started`);
+      session.journal.note('invocation-start', { invocationId: invocation.id, taskId, data: { profileId: invocation.profileId, kind: 'subagent' } });
     }
-    invocation = { ...invocation, status: 'running' };
-    await session.store.putInvocation(invocation);
-    if (!resumed) session.journal.note('invocation-start', { invocationId: invocation.id, taskId, data: { profileId: invocation.profileId, kind: 'subagent' } });
+    // The task and its invocation start in one step, their events with them.
+    session.tasks.set(taskId, started);
+    await session.saveStep({ invocations: [invocation], tasks: [started] });
+    if (!resumed) session.reportProgress(`${task.workspaceKey} · ${task.task.title} — started`);
     const profile = session.profile(task.targetProfileId);
     const clock = createTaskClock(session, taskId, timer);
     const policy = childPolicy(profile, { depth: invocation.depth, maxDepth: session.environment.defaults.maxDepth, host: hostFeaturesOf(session.run.adapter) });

@@ -11,9 +11,23 @@ import { contentText } from '../model/prompted-tools';
 import { loadTokenCounter, messageTokens, promptTokens, toolDefinitionTokens } from '../model/token-estimate';
 import type { AgentInvocation } from '../records/invocation';
 
+/** Each message's JSON length, measured once: a long chat is weighed again on every round. */
+const jsonLengthCache = new WeakMap<object, number>();
+
+/** The length of `JSON.stringify(items)`, from each item's length measured once. */
+function jsonArrayLength(items: readonly object[]): number {
+  let total = 2 + Math.max(0, items.length - 1);
+  for (const item of items) {
+    let length = jsonLengthCache.get(item);
+    if (length === undefined) jsonLengthCache.set(item, (length = JSON.stringify(item).length));
+    total += length;
+  }
+  return total;
+}
+
 /** Characters a request takes: its messages and tools as JSON (what the endpoint counts, roughly). */
 export function requestSize(messages: readonly ChatCompletionMessageParam[], tools: readonly ChatCompletionTool[] | undefined): number {
-  return JSON.stringify(messages).length + JSON.stringify(tools ?? []).length;
+  return jsonArrayLength(messages) + jsonArrayLength(tools ?? []);
 }
 
 /** A tool result no longer than this is kept as it is. */

@@ -65,6 +65,7 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
     defaults: options.defaults,
     now: options.now ?? Date.now,
     newId: options.newId ?? (() => crypto.randomUUID()),
+    ...(options.journalIdleMs !== undefined ? { journalIdleMs: options.journalIdleMs } : {}),
   };
   const sessions = new Map<string, { session: RunSession; done: Promise<RunOutcome> }>();
   const usesKeyedConnection = profilesUseKeyedConnection(options.profiles, options.keyedConnectionIds ?? []);
@@ -126,7 +127,8 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
         runId,
         profileId: rootProfileId,
         kind: 'root',
-        status: 'created',
+        // Stored running: the run, its snapshot, its root and its first event are one step.
+        status: 'running',
         exitPolicy: 'runFinishAllowed',
         budget: profile ? profileBudget(profile) : { maxRounds: 1, maxToolCalls: 0 },
         usage: emptyUsage(),
@@ -135,15 +137,19 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
         depth: 0,
         createdAt: now,
       };
-      await environment.store.putRun(run);
-      await environment.store.writeFile({ runId, path: PROMPT_SNAPSHOT_PATH, content: JSON.stringify(snapshot), updatedAt: now });
+      // One step before the first model call: the run, the page's chat (the root's history refers to
+      // it), the root and the run's first event, stored together or not at all.
+      await environment.store.saveStep({
+        run,
+        files: [{ runId, path: PROMPT_SNAPSHOT_PATH, content: JSON.stringify(snapshot), updatedAt: now }],
+        invocations: [root],
+        journal: [{ runId, type: 'run-start', time: now, invocationId: rootId, data: { origin: run.origin, adapter: run.adapter, rootProfileId, title: run.title } }],
+      });
       // Every agent's memory/ as it stood after the reply this turn continues (agent-memory.ts).
       await seedRunMemory(environment.store, run, snapshot, now);
-      await environment.store.putInvocation(root);
       const offered = await takeEarlierResults(environment.store, runId, earlier, now);
       start.onRunCreated?.(run);
       const session = createSession(environment, { run, snapshot, tasks: [], resolveModel: start.resolveModel, onProgress: start.onProgress, onReplyStream: start.onReplyStream, onEarlyReply: start.onEarlyReply, earlierResults: offered, lore: start.lore });
-      await session.journal.record('run-start', { invocationId: rootId, data: { origin: run.origin, adapter: run.adapter, rootProfileId, title: run.title } });
       for (const held of cadence.heldByLedger) session.journal.note('cadence-skip', { invocationId: rootId, data: { agentId: held.id, reason: 'held-by-ledger' } });
       if (profile) await startCadenceHelpers(session, root, cadence.atStart, 'turn-start');
       return drive(session, root, start.signal);

@@ -31,27 +31,46 @@ export function historyOf(invocation: AgentInvocation): ChatCompletionMessagePar
   return invocation.messages as unknown as ChatCompletionMessageParam[];
 }
 
+/**
+ * Saves the invocation as it stands in one step with `tasks` and the tasks its delegate calls
+ * created since its last save (their child invocations too): they are stored together or not at all.
+ */
+async function saveInvocation(driver: InvocationDriver, tasks: readonly AgentTaskRecord[]): Promise<void> {
+  const { session } = driver;
+  const creations = session.creations.take(driver.invocation.id);
+  const created = creations.taskIds.flatMap((id) => session.tasks.get(id) ?? []);
+  const write = session.saveStep({ invocations: [driver.invocation, ...creations.invocations], tasks: [...created, ...tasks] });
+  creations.settle(write);
+  await write;
+}
+
 /** Appends messages to the history and saves the invocation before anything else happens. */
 export async function appendAndSave(driver: InvocationDriver, ...messages: ChatCompletionMessageParam[]): Promise<void> {
   driver.invocation = {
     ...driver.invocation,
     messages: [...driver.invocation.messages, ...(messages as unknown as AgentInvocation['messages'])],
   };
-  await driver.session.store.putInvocation(driver.invocation);
+  await saveInvocation(driver, []);
 }
 
 /**
  * Appends one tool result and saves it in one write with the task records it hands over (results
- * delivered, ends announced), so a restart can neither lose the hand-over nor repeat it.
+ * delivered, ends announced), so a restart can neither lose the hand-over nor repeat it. With
+ * `defer`, the result stays in memory for the next save (which must carry `handedOver` on): the
+ * delegate calls of one turn are stored in one step.
  */
-export async function appendToolResult(driver: InvocationDriver, message: ChatCompletionMessageParam, handedOver: readonly AgentTaskRecord[]): Promise<void> {
-  const invocation: AgentInvocation = {
+export async function appendToolResult(
+  driver: InvocationDriver,
+  message: ChatCompletionMessageParam,
+  handedOver: readonly AgentTaskRecord[],
+  options: { defer?: boolean } = {},
+): Promise<void> {
+  driver.invocation = {
     ...driver.invocation,
     messages: [...driver.invocation.messages, message as unknown as AgentInvocation['messages'][number]],
   };
-  await driver.session.store.putInvocation(invocation, { tasks: handedOver });
-  driver.invocation = invocation;
   driver.session.rememberHandover(handedOver);
+  if (!options.defer) await saveInvocation(driver, handedOver);
 }
 
 /** Journal fields naming this invocation (and its task). */

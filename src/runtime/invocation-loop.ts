@@ -62,12 +62,17 @@ export async function runInvocationLoop(driver: InvocationDriver): Promise<Invoc
   // Before its first round an invocation has no turn of its own (a page may end the history it
   // starts with on an assistant message of its own).
   let turnTaken = driver.invocation.usage.rounds > 0;
-  for (;;) {
-    if (turnTaken) {
-      const ending = await resolveLastTurn(driver);
-      if (ending) return ending;
+  try {
+    for (;;) {
+      if (turnTaken) {
+        const ending = await resolveLastTurn(driver);
+        if (ending) return ending;
+      }
+      await takeModelTurn(driver);
+      turnTaken = true;
     }
-    await takeModelTurn(driver);
-    turnTaken = true;
+  } finally {
+    // Tasks its delegate calls made and the loop stopped before storing were never given out.
+    for (const taskId of driver.session.creations.abandon(driver.invocation.id)) driver.session.tasks.delete(taskId);
   }
 }

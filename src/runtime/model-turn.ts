@@ -40,7 +40,8 @@ async function callWithinContext(
   let note = '';
   let window = await model.contextWindow?.();
   const fits = async () =>
-    requestSize(messages, prepared.tools) < refusedSizeFor(session, model.label) &&
+    // Weighed only once a size was refused: before that every size fits.
+    (refusedSizeFor(session, model.label) === Number.POSITIVE_INFINITY || requestSize(messages, prepared.tools) < refusedSizeFor(session, model.label)) &&
     (window === undefined || (await estimatedRequestTokens(messages, prepared.tools)) <= estimatedPromptBudget(window, driver.sampling.max_tokens));
   const trimFurther = async (): Promise<boolean> => {
     for (let next = candidates.next(); !next.done; next = candidates.next()) {
@@ -135,7 +136,6 @@ export async function runModelTurn(driver: InvocationDriver, prepared: PreparedT
   });
   driver.invocation = { ...driver.invocation, usage: addUsage(driver.invocation.usage, usage) };
   session.addUsage(usage);
-  await appendAndSave(driver, result.message);
   session.journal.note('model-call-end', {
     ...ids,
     data: {
@@ -149,5 +149,7 @@ export async function runModelTurn(driver: InvocationDriver, prepared: PreparedT
       ...(result.reasoning ? { reasoning: result.reasoning.slice(0, MAX_JOURNALED_REASONING) } : {}),
     },
   });
+  // Saved with the call's end event in one write: the turn is stored before it is acted on.
+  await appendAndSave(driver, result.message);
   return result.message;
 }

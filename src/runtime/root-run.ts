@@ -28,8 +28,8 @@ async function endRootInvocation(
   error?: RetinueError,
 ): Promise<AgentInvocation> {
   const ended: AgentInvocation = { ...invocation, status, endedAt: session.now(), ...(error ? { error: error.toJSON() } : {}) };
-  await session.store.putInvocation(ended);
   session.journal.note('invocation-end', { invocationId: ended.id, data: { status, usage: ended.usage, ...(error ? { error: error.toJSON() } : {}) } });
+  await session.saveStep({ invocations: [ended] });
   return ended;
 }
 
@@ -55,8 +55,9 @@ async function endRun(
   };
   session.run = run;
   if (status === 'completed' && result.reply) await recordMemoryVersion(session.store, run, session.snapshot, result.reply, session.now());
-  await session.store.putRun(run);
-  if (!journalFailure) await session.journal.record('run-end', { data: { status, usage: run.usage, ...(error ? { error: error.toJSON() } : {}), ...(run.fallback ? { fallback: run.fallback } : {}) } });
+  // The run's record and its last event in one step (with a journal that failed, the record alone).
+  if (!journalFailure) session.journal.note('run-end', { data: { status, usage: run.usage, ...(error ? { error: error.toJSON() } : {}), ...(run.fallback ? { fallback: run.fallback } : {}) } });
+  await (journalFailure ? session.store.putRun(run) : session.saveStep({ run }));
   return { run, reply: status === 'completed' ? (result.reply ?? '') : '' };
 }
 
@@ -75,8 +76,11 @@ export async function runRoot(session: RunSession, rootInvocation: AgentInvocati
   try {
     const profile = session.profile(invocation.profileId);
     const policy = rootPolicy(profile, hostFeaturesOf(session.run.adapter));
-    invocation = { ...invocation, status: 'running' };
-    await session.store.putInvocation(invocation);
+    // A fresh root is stored running with its run; one made before that (an older record) is saved so now.
+    if (invocation.status !== 'running') {
+      invocation = { ...invocation, status: 'running' };
+      await session.saveStep({ invocations: [invocation] });
+    }
     session.journal.note('invocation-start', { invocationId: invocation.id, data: { profileId: profile.id, kind: 'root' } });
     const driver: InvocationDriver = {
       session,

@@ -5,7 +5,7 @@ import type { AgentRun } from '../records/run';
 import type { AgentTaskRecord } from '../records/task';
 import { addUsage, type Usage } from '../records/usage';
 import type { AgentProfile, SettingsDefaults } from '../settings/schema';
-import type { RunStore } from '../store/run-store';
+import type { RunStep, RunStore } from '../store/run-store';
 import { RunWorkspace } from '../workspace/run-workspace';
 import type { ModelResolver } from '../model/model-resolver';
 import type { LoreReader } from '../tools/lore-books';
@@ -14,6 +14,7 @@ import { ReplyDueClock } from './limits/reply-deadline';
 import { createRootReplyStream, type ReplyStreamEvent, type RootReplyStream } from './reply-stream';
 import { RunJournal } from './run-journal';
 import { TaskScheduler, type TaskTimer } from './scheduler';
+import { StagedCreations } from './staged-creations';
 
 /** A reply that went to the page before the run's helpers were done. */
 export interface EarlyReply {
@@ -31,6 +32,8 @@ export interface RuntimeEnvironment {
   defaults: SettingsDefaults;
   now: () => number;
   newId: () => string;
+  /** How long noted journal events wait for a step to carry them; `JOURNAL_IDLE_MS` when absent. */
+  journalIdleMs?: number;
 }
 
 export interface RunSessionOptions {
@@ -66,6 +69,8 @@ export class RunSession {
   readonly snapshot: PromptSnapshot;
   readonly resolveModel: ModelResolver;
   readonly tasks = new Map<string, AgentTaskRecord>();
+  /** Tasks created by delegate calls and not stored yet (they are, with the caller's next tool result). */
+  readonly creations = new StagedCreations();
   /** The reply deadline's clock, from the run record's `replyDueAt` (limits/reply-deadline.ts). */
   readonly replyDue: ReplyDueClock;
   readonly onEarlyReply: ((reply: EarlyReply) => void) | undefined;
@@ -90,7 +95,13 @@ export class RunSession {
     this.earlierResults = options.earlierResults ?? [];
     this.lore = options.lore;
     this.workspace = new RunWorkspace({ store: this.store, runId: options.run.id, now: options.environment.now });
-    this.journal = new RunJournal(this.store, options.run.id, options.environment.now, (error) => this.failFast(error));
+    this.journal = new RunJournal({
+      store: this.store,
+      runId: options.run.id,
+      now: options.environment.now,
+      onFailure: (error) => this.failFast(error),
+      ...(options.environment.journalIdleMs !== undefined ? { idleMs: options.environment.journalIdleMs } : {}),
+    });
     for (const task of options.tasks) this.tasks.set(task.id, task);
     this.scheduler = new TaskScheduler({
       maxRunning: options.environment.defaults.maxRunningChildren,
@@ -120,6 +131,18 @@ export class RunSession {
   async saveTask(task: AgentTaskRecord): Promise<void> {
     this.tasks.set(task.id, task);
     await this.store.putTask(task);
+  }
+
+  /**
+   * Writes one step of this run in one transaction, with the journal events noted since the last
+   * write (a round's events ride with its history append instead of costing writes of their own).
+   * The records in memory are the caller's to update.
+   */
+  async saveStep(step: RunStep): Promise<void> {
+    const journal = this.journal.take();
+    const write = this.store.saveStep(journal.length > 0 ? { ...step, journal: [...journal, ...(step.journal ?? [])] } : step);
+    this.journal.carry(write);
+    await write;
   }
 
   /**

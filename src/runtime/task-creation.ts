@@ -84,8 +84,9 @@ function reserveTask(input: CreateTaskInput): AgentTaskRecord {
 }
 
 /**
- * Records a delegated task and its child invocation (system message and briefing ready), queued.
- * The budget can only narrow the target profile's; the run's task cap is enforced here.
+ * Makes a delegated task and its child invocation (system message and briefing ready), queued, and
+ * stages them to be stored with the caller's tool result. The budget can only narrow the target
+ * profile's; the run's task cap is enforced here.
  */
 export async function createTask(input: CreateTaskInput): Promise<AgentTaskRecord> {
   const { session, caller, target, request } = input;
@@ -113,10 +114,10 @@ export async function createTask(input: CreateTaskInput): Promise<AgentTaskRecor
     depth: caller.depth + 1,
     createdAt: reserved.createdAt,
   };
-  await session.store.putInvocation(child);
-  // The reserved record may have moved on meanwhile (a spend cap cancels queued tasks): it wins.
+  // Stored with the caller's tool result (one step for all the delegate calls of a turn, see
+  // tool-execution.ts), the task record as it stands then: a spend cap may cancel it meanwhile.
+  session.creations.stage(caller.id, child, reserved.id);
   const task = session.tasks.get(reserved.id) ?? reserved;
-  await session.saveTask(task);
   session.journal.note('task-queued', {
     invocationId: caller.id,
     taskId: task.id,

@@ -95,6 +95,8 @@ export async function cancelTask(session: RunSession, taskId: string, reason: st
   const outcome = await session.scheduler.cancel(taskId, new CancelledError(reason));
   const task = session.tasks.get(taskId);
   if (outcome === 'aborted' || !task || task.status === 'completed' || task.status === 'failed' || task.status === 'cancelled') return;
+  // Its creation is stored first, so that step cannot overwrite the end recorded here.
+  if (!(await session.creations.stored(taskId))) return;
   const invocation = await session.store.getInvocation(task.childInvocationId);
   await endTask(session, taskId, invocation, { status: 'cancelled', error: new CancelledError(reason) });
   session.scheduler.notify();
@@ -107,6 +109,7 @@ export async function endUnfinishedChildren(session: RunSession, reason: string)
   for (const task of session.tasks.values()) {
     if (task.status !== 'queued' && task.status !== 'running') continue;
     if (!dequeued.includes(task.id) && session.scheduler.isRunning(task.id)) continue;
+    if (!(await session.creations.stored(task.id))) continue;
     const invocation = await session.store.getInvocation(task.childInvocationId);
     await endTask(session, task.id, invocation, { status: 'cancelled', error: new CancelledError(reason) });
   }

@@ -6,6 +6,7 @@ import { appendAndSave, appendToolResult, historyOf, journalIds, type Invocation
 import { recordMet, toolCallRefusal, toolResultNotes } from './limits/asking';
 import type { ToolName } from '../settings/tool-names';
 import { createLorePort } from './lore-records';
+import type { AgentTaskRecord } from '../records/task';
 
 export interface ToolExecutionOptions {
   /** The forced wrap-up call: only `task.return` is offered and a result is partial. */
@@ -13,6 +14,7 @@ export interface ToolExecutionOptions {
 }
 
 const ENDING_TOOLS: readonly string[] = ['workspace_commit', 'workspace_finish', 'task_return'];
+const DELEGATE_TOOL = 'agent_delegate';
 
 /**
  * The results the history already holds for the turn it ends with, by call id: none for a turn
@@ -62,7 +64,9 @@ export async function executeToolCalls(
   const ids = journalIds(driver);
   let ending: InvocationEnding | undefined;
   const stored = storedResults(driver);
-  for (const call of calls) {
+  // The results of consecutive delegate calls are saved in one step, with the tasks they created.
+  let deferredHandover: AgentTaskRecord[] = [];
+  for (const [index, call] of calls.entries()) {
     const answered = stored.has(call.id);
     if (answered && !ENDING_TOOLS.includes(call.name)) continue;
     if (ending && !answered) {
@@ -78,6 +82,11 @@ export async function executeToolCalls(
       ...(refusal ? { refusal: refusal.text } : {}),
       withheld: wrappingUp ? undefined : driver.policy.withheld,
     });
+    // Noted before the result is appended, so the result's write carries it.
+    driver.session.journal.note('tool-call-end', {
+      ...ids,
+      data: { tool: result.toolName, callId: call.id, ok: result.problem === undefined, error: result.problem, counted: result.counts },
+    });
     if (!answered) {
       if (result.counts) driver.invocation = { ...driver.invocation, usage: addUsage(driver.invocation.usage, { toolCalls: 1 }) };
       if (result.counts) driver.session.addUsage({ toolCalls: 1 });
@@ -88,13 +97,12 @@ export async function executeToolCalls(
       driver.invocation = limitNotes.invocation;
       const content = [result.content, announcement?.line, ...limitNotes.notes].filter((part) => part !== undefined).join('\n\n');
       const handedOver = driver.delegation?.handedOver({ ...handover, announced: [...handover.announced, ...(announcement?.names ?? [])] }) ?? [];
-      await appendToolResult(driver, toolResultMessage(call.id, content), handedOver);
+      const next = calls[index + 1];
+      const defer = call.name === DELEGATE_TOOL && next?.name === DELEGATE_TOOL && !stored.has(next.id);
+      await appendToolResult(driver, toolResultMessage(call.id, content), [...deferredHandover, ...handedOver], { defer });
+      deferredHandover = defer ? [...deferredHandover, ...handedOver] : [];
       if (result.lookup) driver.session.journal.note(result.lookup.type, { ...ids, data: { ...result.lookup.data, callId: call.id } });
     }
-    driver.session.journal.note('tool-call-end', {
-      ...ids,
-      data: { tool: result.toolName, callId: call.id, ok: result.problem === undefined, error: result.problem, counted: result.counts },
-    });
     ending ??= result.ending;
   }
   return ending;

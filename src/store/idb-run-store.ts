@@ -1,17 +1,18 @@
-import type { IDBPDatabase, IDBPTransaction, StoreNames } from 'idb';
+import type { IDBPDatabase } from 'idb';
 import type { AgentInvocation } from '../records/invocation';
 import { journalEventSchema, type JournalEvent } from '../records/journal';
 import { agentRunSchema, type AgentRun } from '../records/run';
 import { agentTaskRecordSchema, type AgentTaskRecord } from '../records/task';
 import { workspaceFileSchema, type WorkspaceFile } from '../records/workspace-file';
 import { HostContractError } from '../errors';
-import { InvocationRecords, putOrdered } from './invocation-records';
+import { InvocationRecords, putOrdered, type WriteTransaction } from './invocation-records';
 import { MemoryRecords } from './memory-records';
 import type { MemoryVersion } from '../records/memory-version';
 import { meteredRunStore } from './metered-run-store';
 import { openRunStoreDatabase } from './open-database';
 import { storeOperation, validateRecord } from './record-validation';
 import type { ListRunsOptions, NewJournalEvent, RunStore } from './run-store';
+import { writeRunStep, type RunStep } from './run-step';
 import {
   ALL_RUN_STORE_NAMES,
   DEFAULT_RUN_STORE_NAME,
@@ -32,7 +33,6 @@ export interface OpenRunStoreOptions {
 }
 
 type Database = IDBPDatabase<RunStoreSchema>;
-type WriteTransaction = IDBPTransaction<RunStoreSchema, StoreNames<RunStoreSchema>[], 'readwrite'>;
 
 /** Strips the store-private ordering counter from a record on its way out. */
 function withoutOrder<T>(record: Ordered<T>): T {
@@ -121,7 +121,13 @@ class IdbRunStore implements RunStore {
   }
 
   async putInvocation(invocation: AgentInvocation, options: { tasks?: readonly AgentTaskRecord[] } = {}): Promise<void> {
-    await storeOperation(`save invocation ${invocation.id}`, () => this.invocations.put(invocation, options.tasks ?? []));
+    await this.writeStep(`save invocation ${invocation.id}`, { invocations: [invocation], tasks: options.tasks ?? [] });
+  }
+
+  async saveStep(step: RunStep): Promise<JournalEvent[]> {
+    const [first] = step.invocations ?? [];
+    const what = first ? `save a step of run ${first.runId}` : 'save a run step';
+    return this.writeStep(what, step);
   }
 
   async getInvocation(invocationId: string): Promise<AgentInvocation | undefined> {
@@ -154,31 +160,8 @@ class IdbRunStore implements RunStore {
   }
 
   async appendJournal(event: NewJournalEvent): Promise<JournalEvent> {
-    // Validate the event as it will be stored (seq 1 stands in for the number given below).
-    const draft = validateRecord(
-      journalEventSchema,
-      { ...event, seq: 1, time: event.time ?? this.now() },
-      { kind: 'journal event', direction: 'store' },
-    );
-    const stored = await storeOperation(`append to the journal of run ${draft.runId}`, async () => {
-      // One readwrite transaction reads the last number and writes the next: IndexedDB runs
-      // overlapping readwrite transactions one after another, so concurrent appends never collide.
-      const transaction = this.database.transaction('journal', 'readwrite');
-      const last = await transaction.store.openCursor(runKeyRange(this.keyRange, draft.runId), 'prev');
-      const event: JournalEvent = { ...draft, seq: (last?.value.seq ?? 0) + 1 };
-      await transaction.store.add(event);
-      await transaction.done;
-      return event;
-    });
-    for (const listener of [...this.journalListeners]) {
-      try {
-        listener(stored);
-      } catch (error) {
-        // A broken listener (a closed side panel port) must not fail the run that appended.
-        console.error('A journal listener failed', error);
-      }
-    }
-    return stored;
+    const [stored] = await this.writeStep(`append to the journal of run ${event.runId}`, { journal: [event] });
+    return stored as JournalEvent;
   }
 
   async readJournal(runId: string, fromSeq = 1): Promise<JournalEvent[]> {
@@ -249,6 +232,23 @@ class IdbRunStore implements RunStore {
       await transaction.done;
       return prunable.length;
     });
+  }
+
+  /** Writes one step and tells the journal listeners what it appended, once it is stored. */
+  private async writeStep(what: string, step: RunStep): Promise<JournalEvent[]> {
+    const context = { database: this.database, keyRange: this.keyRange, invocations: this.invocations, now: this.now };
+    const stored = await storeOperation(what, () => writeRunStep(context, step));
+    for (const event of stored) {
+      for (const listener of [...this.journalListeners]) {
+        try {
+          listener(event);
+        } catch (error) {
+          // A broken listener (a closed side panel port) must not fail the run that appended.
+          console.error('A journal listener failed', error);
+        }
+      }
+    }
+    return stored;
   }
 
   close(): void {

@@ -3,13 +3,19 @@ import { PROMPT_SNAPSHOT_PATH } from '../hosts/prompt-snapshot';
 import type { HistoryMessage } from '../records/history-message';
 import { agentInvocationSchema, type AgentInvocation } from '../records/invocation';
 import { invocationStateSchema, type InvocationState } from '../records/invocation-state';
-import { agentTaskRecordSchema, type AgentTaskRecord } from '../records/task';
+import type { AgentTaskRecord } from '../records/task';
 import { assembleHistory, newHistoryRecords, snapshotMessagesOf, snapshotPositions, stateOf } from './history-records';
 import { validateRecord } from './record-validation';
 import { runKeyRange, type Ordered, type RunStoreSchema } from './schema';
 
 type Database = IDBPDatabase<RunStoreSchema>;
-type InvocationStoreName = 'invocations' | 'messages' | 'tasks' | 'files';
+/** A readwrite transaction whose scope holds at least the stores a write names (idb checks names at run time). */
+export type WriteTransaction = IDBPTransaction<RunStoreSchema, StoreNames<RunStoreSchema>[], 'readwrite'>;
+
+/** Checks an invocation's state against its schema before anything of it is written. */
+export function checkInvocation(invocation: AgentInvocation): void {
+  validateRecord(invocationStateSchema, stateOf(invocation, invocation.messages.length), { kind: 'invocation', direction: 'store' });
+}
 
 /**
  * How invocations are kept (store version 2): the `invocations` record holds the state, the history
@@ -23,35 +29,23 @@ export class InvocationRecords {
   ) {}
 
   /**
-   * Saves the state and appends the messages past those stored, with `tasks` in the same transaction.
-   * A history is never shortened: a copy holding fewer messages than stored (read before the loop
-   * appended more) updates the state only. Everything is validated before the first write.
+   * Saves the state and appends the messages past those stored, inside a transaction the caller
+   * opened over `invocations`, `messages` and, for a root, `files` (a run step, run-step.ts; check
+   * the invocation with `checkInvocation` before opening it). A history is never shortened: a copy
+   * holding fewer messages than stored (read before the loop appended more) updates the state only.
+   * A root's prompt snapshot put earlier in the same transaction is found there.
    */
-  async put(invocation: AgentInvocation, tasks: readonly AgentTaskRecord[]): Promise<void> {
-    validateRecord(invocationStateSchema, stateOf(invocation, invocation.messages.length), { kind: 'invocation', direction: 'store' });
-    const validTasks = tasks.map((task) => validateRecord(agentTaskRecordSchema, task, { kind: 'task', direction: 'store' }));
-    const isRoot = invocation.kind === 'root';
-    const names: InvocationStoreName[] = ['invocations', 'messages'];
-    if (validTasks.length > 0) names.push('tasks');
-    if (isRoot) names.push('files');
-    const transaction = this.database.transaction(names, 'readwrite');
-    try {
-      const existing = await transaction.objectStore('invocations').get(invocation.id);
-      const storedCount = existing?.runId === invocation.runId ? existing.messageCount : 0;
-      // The root's first save finds the page's chat in the prompt snapshot and refers to it there.
-      const snapshot = isRoot && storedCount === 0 ? await transaction.objectStore('files').get([invocation.runId, PROMPT_SNAPSHOT_PATH]) : undefined;
-      const records = newHistoryRecords(invocation, storedCount, snapshotPositions(snapshotMessagesOf(snapshot)));
-      const state = stateOf(invocation, Math.max(storedCount, invocation.messages.length));
-      const messages = transaction.objectStore('messages');
-      await Promise.all(records.map((record) => messages.put(record)));
-      await putOrdered(transaction.objectStore('invocations'), state, this.keyRange, { existing });
-      for (const task of validTasks) await putOrdered(transaction.objectStore('tasks'), task, this.keyRange);
-      await transaction.done;
-    } catch (error) {
-      abortQuietly(transaction);
-      await transaction.done.catch(() => undefined);
-      throw error;
-    }
+  async writeIn(transaction: WriteTransaction, invocation: AgentInvocation): Promise<void> {
+    const existing = await transaction.objectStore('invocations').get(invocation.id);
+    const storedCount = existing?.runId === invocation.runId ? existing.messageCount : 0;
+    // The root's first save finds the page's chat in the prompt snapshot and refers to it there.
+    const snapshot =
+      invocation.kind === 'root' && storedCount === 0 ? await transaction.objectStore('files').get([invocation.runId, PROMPT_SNAPSHOT_PATH]) : undefined;
+    const records = newHistoryRecords(invocation, storedCount, snapshotPositions(snapshotMessagesOf(snapshot)));
+    const state = stateOf(invocation, Math.max(storedCount, invocation.messages.length));
+    const messages = transaction.objectStore('messages');
+    await Promise.all(records.map((record) => messages.put(record)));
+    await putOrdered(transaction.objectStore('invocations'), state, this.keyRange, { existing });
   }
 
   async get(invocationId: string): Promise<AgentInvocation | undefined> {
@@ -112,7 +106,7 @@ export async function putOrdered<Name extends 'invocations' | 'tasks', Stores ex
   await store.put({ ...record, storeOrder } as never);
 }
 
-function abortQuietly(transaction: { abort(): void }): void {
+export function abortQuietly(transaction: { abort(): void }): void {
   try {
     transaction.abort();
   } catch {

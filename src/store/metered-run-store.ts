@@ -122,6 +122,16 @@ export function meteredRunStore(inner: RunStore): RunStore {
       append(stored.runId, jsonBytes(stored));
       return stored;
     },
+    async saveStep(step) {
+      const stored = await inner.saveStep(step);
+      // Counted in the step's order: a root's snapshot file before the messages that refer to it.
+      if (step.run) countRun(step.run);
+      for (const file of step.files ?? []) countFile(file);
+      for (const invocation of step.invocations ?? []) countInvocation(invocation, []);
+      for (const task of step.tasks ?? []) countTask(task);
+      for (const event of stored) append(event.runId, jsonBytes(event));
+      return stored;
+    },
     readJournal: (runId, fromSeq) => inner.readJournal(runId, fromSeq),
     // Agent memory belongs to the conversation, not one run's history (the quota prunes it with its runs).
     putMemoryVersion: (version) => inner.putMemoryVersion(version),

@@ -4,6 +4,9 @@ import type { JournalEvent, JournalEventDataInput, JournalEventOfType, JournalEv
 import type { AgentRun } from '../records/run';
 import type { AgentTaskRecord } from '../records/task';
 import type { WorkspaceFile } from '../records/workspace-file';
+import type { RunStep } from './run-step';
+
+export type { RunStep } from './run-step';
 
 export interface ListRunsOptions {
   /** Only runs of this origin. */
@@ -13,7 +16,6 @@ export interface ListRunsOptions {
   limit?: number;
 }
 
-/** A journal event before the store gives it its per-run sequence number (and time, when absent). */
 /** An event to append: the store numbers it, and checks it against its type's schema as it is written. */
 export type NewJournalEvent = {
   [T in JournalEventType]: Omit<JournalEventOfType<T>, 'seq' | 'time' | 'data'> & { time?: number; data?: JournalEventDataInput<T> };
@@ -47,6 +49,12 @@ export interface RunStore {
    * stored together or not at all. Reads give the whole history back.
    */
   putInvocation(invocation: AgentInvocation, options?: { tasks?: readonly AgentTaskRecord[] }): Promise<void>;
+  /**
+   * Writes one step of a run in one transaction (run-step.ts): the run record, files, invocations
+   * (as `putInvocation` saves each), tasks and journal events together or not at all. Gives back the
+   * events as stored; listeners hear them once the step is stored.
+   */
+  saveStep(step: RunStep): Promise<JournalEvent[]>;
   getInvocation(invocationId: string): Promise<AgentInvocation | undefined>;
   listInvocations(runId: string): Promise<AgentInvocation[]>;
 

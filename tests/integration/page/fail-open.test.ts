@@ -7,7 +7,7 @@ import type { HostNotice } from '../../../src/hosts/host-adapter';
 import type { AgentRun } from '../../../src/records/run';
 import { settingsSchema } from '../../../src/settings/schema';
 import { openRunStore } from '../../../src/store/idb-run-store';
-import type { RunStore } from '../../../src/store/run-store';
+import type { RunStep, RunStore } from '../../../src/store/run-store';
 import { FakePageWindow } from '../../support/fake-page-window';
 import { uniqueDatabaseName } from '../../support/record-builders';
 import { startScriptedModelServer, type ScriptedModelServer, type ScriptedRequest } from '../../support/scripted-model-server';
@@ -140,12 +140,15 @@ describe('a run that cannot do its job answers with the page’s own generation'
     breakStore = (store) =>
       new Proxy(store, {
         get(target, property, receiver) {
-          if (property !== 'putInvocation') return Reflect.get(target, property, receiver) as unknown;
-          return async (invocation: Parameters<RunStore['putInvocation']>[0]) => {
-            writes += 1;
-            // The root's first writes succeed; then the disk is full.
+          if (property !== 'putInvocation' && property !== 'saveStep') return Reflect.get(target, property, receiver) as unknown;
+          return async (...args: unknown[]) => {
+            // The root's first writes of its history succeed; then the disk is full.
+            const savesInvocation = property === 'putInvocation' || ((args[0] as RunStep).invocations?.length ?? 0) > 0;
+            if (savesInvocation) writes += 1;
             if (writes > 2) throw new DOMException('The disk is full.', 'QuotaExceededError');
-            return target.putInvocation(invocation);
+            return property === 'putInvocation'
+              ? target.putInvocation(...(args as Parameters<RunStore['putInvocation']>))
+              : target.saveStep(args[0] as RunStep);
           };
         },
       });
@@ -163,8 +166,13 @@ describe('a run that cannot do its job answers with the page’s own generation'
     breakStore = (store) =>
       new Proxy(store, {
         get(target, property, receiver) {
-          if (property !== 'putRun') return Reflect.get(target, property, receiver) as unknown;
-          return () => Promise.reject(new DOMException('The disk is full.', 'QuotaExceededError'));
+          const value = Reflect.get(target, property, receiver) as unknown;
+          if (property !== 'putRun' && property !== 'saveStep') return value;
+          // The run's first write (its record, with its snapshot and root in one step) fails.
+          return (...args: unknown[]) =>
+            property === 'putRun' || (args[0] as RunStep).run !== undefined
+              ? Promise.reject(new DOMException('The disk is full.', 'QuotaExceededError'))
+              : target.saveStep(args[0] as RunStep);
         },
       });
     const sent = { model: 'scripted-model', messages: chat, stream: true };

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import type { AgentInvocation } from '../../../src/records/invocation';
-import type { RunStore } from '../../../src/store/run-store';
+import type { RunStep, RunStore } from '../../../src/store/run-store';
 import type { AgentTaskRecord } from '../../../src/records/task';
-import { freezingStore, isChecker, isCritic, isRoot, startHarness, type Harness, delegate } from './runtime-harness';
+import { isChecker, isCritic, isRoot, startHarness, type Harness, delegate } from './runtime-harness';
 
 let harness: Harness;
 beforeEach(async () => {
@@ -92,13 +92,23 @@ test('a root stopped right after its final answer was stored ends with that answ
   let stopping: Promise<void> = Promise.resolve();
   const stoppingStore: RunStore = new Proxy(harness.store, {
     get(target, property, receiver) {
+      const stopsAfter = (invocation: AgentInvocation) => {
+        const last = invocation.messages.at(-1);
+        if (invocation.kind === 'root' && invocation.status === 'running' && last?.role === 'assistant' && last.content === 'Stored answer.') {
+          stopping = runtime.shutdown();
+        }
+      };
       if (property === 'putInvocation') {
         return async (invocation: AgentInvocation) => {
           await target.putInvocation(invocation);
-          const last = invocation.messages.at(-1);
-          if (invocation.kind === 'root' && invocation.status === 'running' && last?.role === 'assistant' && last.content === 'Stored answer.') {
-            stopping = runtime.shutdown();
-          }
+          stopsAfter(invocation);
+        };
+      }
+      if (property === 'saveStep') {
+        return async (step: RunStep) => {
+          const stored = await target.saveStep(step);
+          for (const invocation of step.invocations ?? []) stopsAfter(invocation);
+          return stored;
         };
       }
       const value: unknown = Reflect.get(target, property, receiver);
@@ -126,8 +136,29 @@ test('a delegate call re-dispatched on resume does not create its task twice', a
     (request) => ({ content: request.lastMessageText.includes('Critic says A.') ? 'With the critique.' : 'Without.' }),
   );
   harness.server.queue(isCritic, { toolCalls: [{ name: 'task_return', arguments: { summary: 'Critic says A.' } }] });
-  // The runtime dies right after the task record is written, before the delegate call has its result.
-  const dying = harness.newRuntime(freezingStore(harness.store, (method, record) => method === 'putTask' && (record as AgentTaskRecord).status === 'queued'));
+  // The runtime dies right after the task record is written, before the delegate call has its result:
+  // a runtime that wrote each record on its own could leave a store so (today the task and the
+  // result are one step); this store keeps the step's task and child and drops the rest.
+  let frozen = false;
+  const splitting: RunStore = new Proxy(harness.store, {
+    get(target, property, receiver) {
+      const value: unknown = Reflect.get(target, property, receiver);
+      if (typeof value !== 'function') return value;
+      const method = (value as (...args: unknown[]) => unknown).bind(target);
+      if (property === 'onJournalAppended' || property === 'close') return method;
+      return async (...args: unknown[]) => {
+        if (frozen) return new Promise(() => undefined);
+        const step = args[0] as RunStep;
+        const queued = property === 'saveStep' ? (step.tasks ?? []).filter((task: AgentTaskRecord) => task.status === 'queued') : [];
+        if (queued.length === 0) return method(...args);
+        frozen = true;
+        for (const child of step.invocations ?? []) if (child.kind === 'subagent') await target.putInvocation(child);
+        for (const task of queued) await target.putTask(task);
+        return new Promise(() => undefined);
+      };
+    },
+  });
+  const dying = harness.newRuntime(splitting);
   void harness.startOn(dying);
   const created = await harness.nextEvent((event) => event.type === 'run-start');
   while ((await harness.store.listTasks(created.runId)).length === 0) await new Promise((resolve) => setTimeout(resolve, 10));

@@ -72,7 +72,7 @@ export interface Harness {
   progress: string[];
   /**
    * A new runtime over the same store (as after a service worker restart), or over `store` when
-   * given; `now` shifts its clock (a restart that came later).
+   * given; `now` shifts its clock (a restart that came later); `journalIdleMs` as the runtime takes it.
    */
   newRuntime(store?: RunStore, options?: Partial<Omit<AgentRuntimeOptions, 'store'>>): AgentRuntime;
   /** Starts a run on `runtime` the way `start` does on the harness's own runtime. */
@@ -191,7 +191,7 @@ export interface DyingStore {
   frozen: Promise<void>;
 }
 
-const WRITES = new Set(['putRun', 'deleteRun', 'putInvocation', 'putTask', 'appendJournal', 'writeFile', 'deleteFile', 'pruneRuns']);
+const WRITES = new Set(['putRun', 'deleteRun', 'putInvocation', 'saveStep', 'putTask', 'appendJournal', 'writeFile', 'deleteFile', 'pruneRuns']);
 
 /**
  * A store that dies like a killed service worker: after every write it asks `diesWhen` about what

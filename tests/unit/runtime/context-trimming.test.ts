@@ -1,6 +1,6 @@
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { describe, expect, test } from 'vitest';
-import { toolResultPointer, trimmedHistories } from '../../../src/runtime/context-trimming';
+import { requestSize, toolResultPointer, trimmedHistories } from '../../../src/runtime/context-trimming';
 
 const longResult = `The critique is in summaries/agents/scene-critic/result.md. ${'Detail. '.repeat(100)}`;
 const history: ChatCompletionMessageParam[] = [
@@ -60,5 +60,19 @@ describe('trimmed histories', () => {
 
     expect(steps.map((step) => step.note)).toEqual(['older tool results left out', 'every tool result left out']);
     for (const step of steps) expect(step.messages[1]?.content).toBe('Critique the scene.');
+  });
+});
+
+describe('requestSize', () => {
+  test('is the JSON length of the messages and tools, also when a message was weighed before', () => {
+    const shared: ChatCompletionMessageParam = { role: 'user', content: 'Mara climbs the stair, "counting" the steps.\n' };
+    const tools = [{ type: 'function' as const, function: { name: 'workspace_list', description: 'Lists.', parameters: { type: 'object' } } }];
+    const histories: ChatCompletionMessageParam[][] = [[], [shared], [shared, { role: 'assistant', content: '雨が降る' }, shared]];
+
+    for (const messages of histories) {
+      const expected = JSON.stringify(messages).length + JSON.stringify(tools).length;
+      expect(requestSize(messages, tools)).toBe(expected);
+      expect(requestSize(messages, undefined)).toBe(JSON.stringify(messages).length + 2);
+    }
   });
 });

@@ -44,3 +44,21 @@ test('the store counts what each write adds: kept records by their size now, his
   const chatJson = JSON.stringify(chat[0]).length;
   expect(Math.abs(measured - chatJson - written)).toBeLessThan(200);
 });
+
+test('a step stored in one transaction counts as its writes one by one would', async () => {
+  const child = buildInvocation({ id: 'child', kind: 'subagent', profileId: 'critic', exitPolicy: 'taskReturnRequired', messages: [{ role: 'user', content: 'b'.repeat(2_000) }] });
+  await store.saveStep({
+    run: buildRun({ status: 'running' }),
+    files: [{ runId: 'run-1', path: PROMPT_SNAPSHOT_PATH, content: JSON.stringify({ messages: chat }), updatedAt: 1 }],
+    invocations: [buildInvocation({ id: 'root', status: 'created', messages: chat }), child],
+    tasks: [buildTask()],
+    journal: [{ runId: 'run-1', type: 'run-start', time: 1, data: {} }],
+  });
+  const written = store.writtenBytes?.('run-1');
+  expect(written?.history).toBeGreaterThan(7_000);
+  expect(written?.history).toBeLessThan(7_300);
+
+  const run = await store.getRun('run-1');
+  const measured = await measureRunBytes(store, run!);
+  expect(Math.abs(measured - JSON.stringify(chat[0]).length - (written?.total ?? 0))).toBeLessThan(200);
+});

@@ -1,0 +1,107 @@
+import { afterEach, expect, test } from 'vitest';
+import type { RunStep, RunStore } from '../../../src/store/run-store';
+import { delegate, isCritic, isRoot, rootHistory, startHarness, storeDyingWhen, type Harness } from './runtime-harness';
+
+/**
+ * What a run writes per step (issue 23): a round's journal events ride with its history append,
+ * and the delegate calls of one turn are stored in one step, with their tasks and children.
+ */
+let harness: Harness;
+afterEach(async () => {
+  await harness.close();
+});
+
+const WRITES = new Set(['putRun', 'putInvocation', 'saveStep', 'putTask', 'appendJournal', 'writeFile', 'deleteFile']);
+
+/** The store, with every write it is asked for added to `writes` (method and argument). */
+function recordingStore(store: RunStore, writes: { method: string; argument: unknown }[]): RunStore {
+  return new Proxy(store, {
+    get(target, property, receiver) {
+      const value: unknown = Reflect.get(target, property, receiver);
+      if (typeof value !== 'function') return value;
+      const method = (value as (...args: unknown[]) => unknown).bind(target);
+      return (...args: unknown[]) => {
+        if (WRITES.has(String(property))) writes.push({ method: String(property), argument: args[0] });
+        return method(...args);
+      };
+    },
+  });
+}
+
+/** The writes of one turn whose root lists the workspace `rounds` times, then answers. */
+async function writesOfTurn(rounds: number): Promise<{ writes: number; runId: string }> {
+  let listed = 0;
+  harness.server.script((request) => {
+    if (!isRoot(request)) return undefined;
+    listed += 1;
+    return listed <= rounds ? { toolCalls: [{ name: 'workspace_list', arguments: {} }] } : { content: 'The hall is empty.' };
+  });
+  const writes: { method: string; argument: unknown }[] = [];
+  // Events never wait out the idle time here, so every write is one the run asked for.
+  const runtime = harness.newRuntime(recordingStore(harness.store, writes), { journalIdleMs: 60_000 });
+  const outcome = await harness.startOn(runtime);
+  expect(outcome.reply).toBe('The hall is empty.');
+  return { writes: writes.length, runId: outcome.run.id };
+}
+
+test('a round is two writes, the turn and its tool result, its journal events carried by them', async () => {
+  harness = await startHarness();
+
+  const short = await writesOfTurn(2);
+  harness.server.reset();
+  const long = await writesOfTurn(6);
+
+  // Four more rounds: four more turns and four more results, and nothing else.
+  expect(long.writes - short.writes).toBe(2 * 4);
+  const journal = await harness.journal(long.runId);
+  expect(journal.map((event) => event.seq)).toEqual(journal.map((_, index) => index + 1));
+  const roundEvents = journal.map((event) => event.type).filter((type) => type.startsWith('model-call') || type.startsWith('tool-call'));
+  const oneRound = ['model-call-start', 'model-call-end', 'tool-call-start', 'tool-call-end'];
+  expect(roundEvents).toEqual([...Array.from({ length: 6 }, () => oneRound).flat(), 'model-call-start', 'model-call-end']);
+});
+
+test('the delegate calls of one turn are stored in one step, with their tasks and children, before any of them starts', async () => {
+  harness = await startHarness({ defaults: { maxRunningChildren: 3 } });
+  const calls = [delegate('scene-critic', 'Hall'), delegate('scene-critic', 'Duke'), delegate('continuity-checker', 'Sword')];
+  harness.server.queue(isRoot, { toolCalls: calls }, { toolCalls: [{ name: 'agent_await', arguments: {} }] }, { content: 'All three are in.' });
+  harness.server.script((request) => (isRoot(request) ? undefined : { toolCalls: [{ name: 'task_return', arguments: { summary: 'Done.' } }] }));
+  const writes: { method: string; argument: unknown }[] = [];
+  const runtime = harness.newRuntime(recordingStore(harness.store, writes));
+
+  const outcome = await harness.startOn(runtime);
+
+  expect(outcome.reply).toBe('All three are in.');
+  const creating = writes.findIndex((write) => write.method === 'saveStep' && ((write.argument as RunStep).tasks?.length ?? 0) === 3);
+  expect(creating).toBeGreaterThanOrEqual(0);
+  const step = writes[creating]?.argument as RunStep;
+  expect(step.tasks?.map((task) => task.status)).toEqual(['queued', 'queued', 'queued']);
+  expect(step.invocations?.map((invocation) => invocation.kind)).toEqual(['root', 'subagent', 'subagent', 'subagent']);
+  const root = step.invocations?.[0];
+  expect(root?.messages.filter((message) => message.role === 'tool')).toHaveLength(3);
+  // No task record was written before that step, and none of the children started before it.
+  const earlier = writes.slice(0, creating);
+  expect(earlier.some((write) => write.method === 'putTask' || ((write.argument as RunStep).tasks?.length ?? 0) > 0)).toBe(false);
+  const journal = await harness.journal(outcome.run.id);
+  expect(journal.filter((event) => event.type === 'task-start')).toHaveLength(3);
+});
+
+test('a runtime that dies as the delegate step is stored resumes with all three tasks, each run once', async () => {
+  harness = await startHarness();
+  const calls = [delegate('scene-critic', 'Hall'), delegate('scene-critic', 'Duke'), delegate('continuity-checker', 'Sword')];
+  harness.server.queue(isRoot, { toolCalls: calls }, { toolCalls: [{ name: 'agent_await', arguments: {} }] }, { content: 'All three are in.' });
+  harness.server.script((request) => (isRoot(request) ? undefined : { toolCalls: [{ name: 'task_return', arguments: { summary: 'Done.' } }] }));
+  const dying = storeDyingWhen(harness.store, async (store) => (await rootHistory(store)).filter((message) => message.role === 'tool').length === 3);
+  const created = harness.nextEvent((event) => event.type === 'run-start');
+  void harness.startOn(harness.newRuntime(dying.store));
+  const { runId } = await created;
+  await dying.frozen;
+  const stored = await harness.store.listTasks(runId);
+
+  const actual = await harness.newRuntime().resumeRun(runId, { resolveModel: harness.resolveModel });
+
+  expect(stored.map((task) => task.status)).toEqual(['queued', 'queued', 'queued']);
+  expect(actual.reply).toBe('All three are in.');
+  expect(await harness.store.listTasks(runId)).toHaveLength(3);
+  expect(harness.server.requests.filter((request) => !isRoot(request))).toHaveLength(3);
+  expect(harness.server.requests.filter(isCritic)).toHaveLength(2);
+});
