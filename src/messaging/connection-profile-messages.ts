@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SAMPLING_FIELDS } from '../model/sampling-sources';
 
 /**
  * SillyTavern connection profiles as Retinue sees them: what the page hook reads from the page, what
@@ -16,7 +17,23 @@ export const profileRefusalSchema = z.enum([
   'profile-not-chat-completion',
   'profile-source-unsupported',
   'profile-proxy-preset',
+  'profile-preset-missing',
 ]);
+
+/** A SillyTavern preset's name, as the user gave it. */
+export const presetNameSchema = z.string().min(1).max(100);
+
+/** Sampling as it went into a call: numbers, and `reasoning_effort` as a word. */
+export const sampledValuesSchema = z.partialRecord(z.enum(SAMPLING_FIELDS), z.union([z.number(), z.string().max(20)]));
+
+/** What a call on a connection profile ran with, as the page hook reports it: no ids or addresses. */
+export const profileRanWithSchema = z.strictObject({
+  model: z.string().max(200).optional(),
+  preset: presetNameSchema.optional(),
+  sampling: sampledValuesSchema,
+  dropped: z.array(z.enum(SAMPLING_FIELDS)).max(SAMPLING_FIELDS.length),
+});
+export type ProfileRanWithMessage = z.infer<typeof profileRanWithSchema>;
 
 /** A Chat Completion source name as SillyTavern spells them (`openai`, `azure_openai`, ...). */
 export const profileSourceSchema = z.string().max(64).regex(/^[a-z0-9_-]+$/i);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { SNAPSHOT_LIMITS } from '../hosts/prompt-snapshot';
 import { pageChatIdentitySchema } from '../records/chat-identity';
-import { connectionProfileListSchema, profileRefusalSchema, profileSourceSchema } from './connection-profile-messages';
+import { connectionProfileListSchema, presetNameSchema, profileRanWithSchema, profileRefusalSchema, profileSourceSchema } from './connection-profile-messages';
 
 /**
  * Messages between the page hook (MAIN world, untrusted) and the bridge (isolated world), sent as
@@ -38,12 +38,14 @@ export const pageToBridgeMessageSchema = z.discriminatedUnion('type', [
     contentType: z.string().max(200),
     /** The model's `Retry-After` header, so a rate-limited host call waits as long as it is asked to. */
     retryAfter: z.string().max(100).optional(),
+    /** A call on a SillyTavern connection profile: the model, preset and sampling it runs with. */
+    ranWith: profileRanWithSchema.optional(),
   }),
   z.strictObject({ type: z.literal('host-call-chunk'), requestId, callId, text: z.string().max(HOST_CALL_CHUNK_MAX_CHARS) }),
   z.strictObject({ type: z.literal('host-call-end'), requestId, callId }),
   z.strictObject({ type: z.literal('host-call-error'), requestId, callId, message: z.string().max(2_000) }),
   /** The page could not make a call on the connection profile it was asked for, and says why (a code, no text). */
-  z.strictObject({ type: z.literal('host-call-refused'), requestId, callId, refusal: profileRefusalSchema, source: profileSourceSchema.optional() }),
+  z.strictObject({ type: z.literal('host-call-refused'), requestId, callId, refusal: profileRefusalSchema, source: profileSourceSchema.optional(), preset: presetNameSchema.optional() }),
   /** The page's SillyTavern connection profiles, answering the bridge's `connection-profiles-request`. */
   z.strictObject({ type: z.literal('connection-profiles'), queryId: requestId, profiles: connectionProfileListSchema }),
 ]);

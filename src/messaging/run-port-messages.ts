@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { pageChatIdentitySchema } from '../records/chat-identity';
-import { profileRefusalSchema, profileSourceSchema } from './connection-profile-messages';
+import { presetNameSchema, profileRanWithSchema, profileRefusalSchema, profileSourceSchema } from './connection-profile-messages';
 import { HOST_CALL_CHUNK_MAX_CHARS } from './page-messages';
 
 /** The name of the `runtime.Port` the bridge opens to the background for one run. */
@@ -36,11 +36,13 @@ export const bridgeToBackgroundMessageSchema = z.discriminatedUnion('type', [
     status: z.number().int().min(100).max(599),
     contentType: z.string().max(200),
     retryAfter: z.string().max(100).optional(),
+    /** A call on a SillyTavern connection profile: the model, preset and sampling it runs with. */
+    ranWith: profileRanWithSchema.optional(),
   }),
   z.strictObject({ type: z.literal('host-call-chunk'), callId, text: z.string().max(HOST_CALL_CHUNK_MAX_CHARS) }),
   z.strictObject({ type: z.literal('host-call-end'), callId }),
   z.strictObject({ type: z.literal('host-call-error'), callId, message: z.string().max(2_000) }),
-  z.strictObject({ type: z.literal('host-call-refused'), callId, refusal: profileRefusalSchema, source: profileSourceSchema.optional() }),
+  z.strictObject({ type: z.literal('host-call-refused'), callId, refusal: profileRefusalSchema, source: profileSourceSchema.optional(), preset: presetNameSchema.optional() }),
 ]);
 export type BridgeToBackgroundMessage = z.infer<typeof bridgeToBackgroundMessageSchema>;
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { budgetSchema } from './budget';
+import { taskRanWithSchema } from './task-ran-with';
 import { taskReviewSchema } from './task-review';
 import { usageSchema } from './usage';
 
@@ -60,6 +61,8 @@ export const agentTaskRecordSchema = z.object({
   deadlineAt: z.number().optional(),
   /** The user's look at the result before the parent gets it (profile `review: "ask"`); see task-review.ts. */
   review: taskReviewSchema.optional(),
+  /** The model and the preset or sampling it ran with (task-ran-with.ts). */
+  ranWith: taskRanWithSchema.optional(),
   createdAt: z.number(),
   startedAt: z.number().optional(),
   endedAt: z.number().optional(),

@@ -7,6 +7,7 @@ import { t } from '../ui-text';
 import { formatCount, formatDuration, isTaskCancellable, taskDisplayStatus, taskElapsed } from './format';
 import { ReviewMark } from './review-queue';
 import { StatusBadge } from './status-badge';
+import { TaskRanWithLine } from './task-ran-with';
 import { TaskResultView } from './task-result';
 
 export interface TaskRowProps {
@@ -62,6 +63,7 @@ function TaskRowComponent({ task, store, now, onCancel, children }: TaskRowProps
           {task.usage.estimated === true && <em class="cost-estimated"> ({t('sidepanel_cost_estimated')})</em>}
         </span>
       </div>
+      {task.ranWith && <TaskRanWithLine ranWith={task.ranWith} />}
       {open && (
         <div id={detailsId}>
           <TaskResultView store={store} task={task} />
