@@ -47,6 +47,12 @@ export const connectionProfileSummarySchema = z.strictObject({
 });
 export type ConnectionProfileSummaryMessage = z.infer<typeof connectionProfileSummarySchema>;
 
+/** One of the page's Chat Completion presets: its name and sampling, nothing else of it (no prompts). */
+export const completionPresetSummarySchema = z.strictObject({ name: presetNameSchema, sampling: sampledValuesSchema });
+export type CompletionPresetSummary = z.infer<typeof completionPresetSummarySchema>;
+/** The page's Chat Completion presets, at most as many as profiles. */
+export const completionPresetListSchema = z.array(completionPresetSummarySchema).max(MAX_LISTED_PROFILES);
+
 /** `null`: the page has no Connection Manager (not SillyTavern, or the extension is off). */
 export const connectionProfileListSchema = z.array(connectionProfileSummarySchema).max(MAX_LISTED_PROFILES).nullable();
 
@@ -56,7 +62,7 @@ export type ConnectionProfilesRequest = z.infer<typeof connectionProfilesRequest
 
 /** The bridge's answer: the profiles, or why there are none to show. */
 export const connectionProfilesAnswerSchema = z.discriminatedUnion('kind', [
-  z.strictObject({ kind: z.literal('profiles'), profiles: z.array(connectionProfileSummarySchema).max(MAX_LISTED_PROFILES) }),
+  z.strictObject({ kind: z.literal('profiles'), profiles: z.array(connectionProfileSummarySchema).max(MAX_LISTED_PROFILES), presets: completionPresetListSchema.optional() }),
   /** The page is not SillyTavern, or its Connection Manager is off. */
   z.strictObject({ kind: z.literal('no-connection-manager') }),
   /** Retinue's page hook did not answer (the page is still loading, or Retinue is off for it). */

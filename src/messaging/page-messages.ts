@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { SNAPSHOT_LIMITS } from '../hosts/prompt-snapshot';
 import { pageChatIdentitySchema } from '../records/chat-identity';
-import { connectionProfileListSchema, presetNameSchema, profileRanWithSchema, profileRefusalSchema, profileSourceSchema } from './connection-profile-messages';
+import { completionPresetListSchema, connectionProfileListSchema, presetNameSchema, profileRanWithSchema, profileRefusalSchema, profileSourceSchema } from './connection-profile-messages';
 
 /**
  * Messages between the page hook (MAIN world, untrusted) and the bridge (isolated world), sent as
@@ -47,7 +47,13 @@ export const pageToBridgeMessageSchema = z.discriminatedUnion('type', [
   /** The page could not make a call on the connection profile it was asked for, and says why (a code, no text). */
   z.strictObject({ type: z.literal('host-call-refused'), requestId, callId, refusal: profileRefusalSchema, source: profileSourceSchema.optional(), preset: presetNameSchema.optional() }),
   /** The page's SillyTavern connection profiles, answering the bridge's `connection-profiles-request`. */
-  z.strictObject({ type: z.literal('connection-profiles'), queryId: requestId, profiles: connectionProfileListSchema }),
+  z.strictObject({
+    type: z.literal('connection-profiles'),
+    queryId: requestId,
+    profiles: connectionProfileListSchema,
+    /** The page's Chat Completion presets (names and sampling), for filling an agent's sampling from one. */
+    presets: completionPresetListSchema.optional(),
+  }),
 ]);
 export type PageToBridgeMessage = z.infer<typeof pageToBridgeMessageSchema>;
 

@@ -24,42 +24,28 @@ export type SamplingValues = Partial<Record<SamplingField, number | string>>;
  */
 export const OPENAI_COMPATIBLE = 'openai-compatible';
 
-/** The fields of OpenAI's own chat-completions API, which every OpenAI-compatible endpoint takes. */
-const OPENAI_FIELDS: readonly SamplingField[] = ['temperature', 'top_p', 'frequency_penalty', 'presence_penalty', 'max_tokens', 'seed', 'reasoning_effort'];
-/** What SillyTavern's server passes on for every Chat Completion source. */
-const TAVERN_BASE: readonly SamplingField[] = ['temperature', 'top_p', 'frequency_penalty', 'presence_penalty', 'max_tokens'];
+/** What every source takes: OpenAI's own fields, which SillyTavern's server passes on for every Chat Completion source. */
+const BASE_FIELDS: readonly SamplingField[] = ['temperature', 'top_p', 'frequency_penalty', 'presence_penalty', 'max_tokens'];
+
+/** The letters of {@link SOURCE_EXTRAS}. */
+const EXTRA_LETTERS: Record<string, SamplingField> = { k: 'top_k', m: 'min_p', r: 'repetition_penalty', s: 'seed', e: 'reasoning_effort' };
 
 /**
- * What SillyTavern 1.18 sends on, per source, beyond {@link TAVERN_BASE} (its client's
- * `createGenerationParameters` and its server's per-source request builders): the fields a source
- * is given nowhere in SillyTavern are the ones it does not take.
+ * What each source takes beyond {@link BASE_FIELDS}, as `source:letters` (k top_k, m min_p,
+ * r repetition_penalty, s seed, e reasoning_effort), kept short since every enabled page loads it.
+ * An OpenAI-compatible endpoint takes OpenAI's own fields; a SillyTavern source, what SillyTavern 1.18
+ * sends it (its client's `createGenerationParameters`, its server's per-source request builders): a
+ * field SillyTavern never sends a source is one that source does not take.
  */
-const TAVERN_EXTRA: Record<string, readonly SamplingField[]> = {
-  openai: ['seed', 'reasoning_effort'],
-  azure_openai: ['seed', 'reasoning_effort'],
-  custom: ['seed', 'reasoning_effort'],
-  openrouter: ['top_k', 'min_p', 'repetition_penalty', 'seed', 'reasoning_effort'],
-  mistralai: ['seed'],
-  groq: ['seed'],
-  deepseek: ['reasoning_effort'],
-  xai: ['seed', 'reasoning_effort'],
-  perplexity: ['top_k', 'reasoning_effort'],
-  electronhub: ['top_k', 'seed', 'reasoning_effort'],
-  chutes: ['top_k', 'min_p', 'repetition_penalty', 'seed', 'reasoning_effort'],
-  nanogpt: ['top_k', 'min_p', 'repetition_penalty', 'seed', 'reasoning_effort'],
-  aimlapi: ['seed', 'reasoning_effort'],
-  pollinations: ['seed', 'reasoning_effort'],
-  cometapi: ['reasoning_effort'],
-  workers_ai: ['top_k', 'repetition_penalty', 'seed'],
-  claude: ['top_k', 'reasoning_effort'],
-  makersuite: ['top_k', 'seed', 'reasoning_effort'],
-  vertexai: ['top_k', 'seed', 'reasoning_effort'],
-};
+const SOURCE_EXTRAS =
+  'openai-compatible:se openai:se azure_openai:se custom:se openrouter:kmrse mistralai:s groq:s deepseek:e xai:se perplexity:ke electronhub:kse ' +
+  'chutes:kmrse nanogpt:kmrse aimlapi:se pollinations:se cometapi:e workers_ai:krs claude:ke makersuite:kse vertexai:kse';
 
 /** The sampling fields a call to `source` may carry. */
 export function acceptedSamplingFields(source: string): readonly SamplingField[] {
-  if (source === OPENAI_COMPATIBLE) return OPENAI_FIELDS;
-  return [...TAVERN_BASE, ...(TAVERN_EXTRA[source] ?? [])];
+  const letters = ` ${SOURCE_EXTRAS} `.split(` ${source}:`)[1]?.split(' ')[0] ?? '';
+  const extras = [...letters].map((letter) => EXTRA_LETTERS[letter] as SamplingField);
+  return [...BASE_FIELDS, ...extras];
 }
 
 /**

@@ -2,6 +2,7 @@ import type { HostAdapterId } from '../hosts/chat-turn-request';
 import { adapterForUrl, detectChatTurn, hostCallStatus } from '../hosts/detect-chat-turn';
 import { createHostCallTemplate, type HostCallTemplate } from '../hosts/host-call-template';
 import { listConnectionProfiles } from '../hosts/sillytavern/connection-profiles';
+import { listCompletionPresets } from '../hosts/sillytavern/profile-preset';
 import type { BridgeToPageMessage } from '../messaging/page-messages';
 import { connectToBridge } from './bridge-channel';
 import { parseJson, readBodyText, readFetchArguments, type FetchArguments } from './fetch-arguments';
@@ -54,7 +55,8 @@ export function installPageHook(target: Window & typeof globalThis): void {
   const handleBridgeMessage = (message: BridgeToPageMessage) => {
     if (message.type === 'connected') return;
     if (message.type === 'connection-profiles-request') {
-      channel.send({ type: 'connection-profiles', queryId: message.queryId, profiles: listConnectionProfiles(target)?.slice(0, MAX_PROFILES) ?? null });
+      const presets = listCompletionPresets(target)?.slice(0, MAX_PROFILES);
+      channel.send({ type: 'connection-profiles', queryId: message.queryId, profiles: listConnectionProfiles(target)?.slice(0, MAX_PROFILES) ?? null, ...(presets ? { presets } : {}) });
       return;
     }
     const entry = taken.get(message.requestId);

@@ -156,6 +156,7 @@ export async function profilesListedThroughTheBridge(scenario: AnyScenario): Pro
       profiles: [
         { name: 'Main', source: 'custom', model: PAGE_MODEL },
         { name: 'Cheap helper', source: 'custom', model: PROFILE_MODEL },
+        { name: 'Muse', source: 'custom', model: 'muse-model' },
         { name: 'Local text box', refusal: 'profile-not-chat-completion' },
       ],
     });

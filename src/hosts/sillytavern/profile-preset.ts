@@ -1,4 +1,4 @@
-import { splitSampling, type SamplingField, type SamplingValues } from '../../model/sampling-sources';
+import { SAMPLING_FIELDS, splitSampling, type SamplingField, type SamplingValues } from '../../model/sampling-sources';
 
 /**
  * SillyTavern's Chat Completion presets, read in the page (MAIN world: no zod, no extension APIs)
@@ -7,21 +7,8 @@ import { splitSampling, type SamplingField, type SamplingValues } from '../../mo
  * taken: the preset's prompts are the chat's, an agent's prompt is its own.
  */
 
-/** A preset's sampling, by the names SillyTavern keeps them under in a Chat Completion preset. */
-const PRESET_KEYS: readonly [string, SamplingField][] = [
-  ['temp_openai', 'temperature'],
-  ['top_p_openai', 'top_p'],
-  ['top_k_openai', 'top_k'],
-  ['min_p_openai', 'min_p'],
-  ['freq_pen_openai', 'frequency_penalty'],
-  ['pres_pen_openai', 'presence_penalty'],
-  ['repetition_penalty_openai', 'repetition_penalty'],
-  ['openai_max_tokens', 'max_tokens'],
-  ['seed', 'seed'],
-];
-
-/** SillyTavern's reasoning efforts in OpenAI's words; `auto` sends none. */
-const EFFORTS: Record<string, string> = { min: 'minimal', low: 'low', medium: 'medium', high: 'high', max: 'high' };
+/** Where a Chat Completion preset keeps each of {@link SAMPLING_FIELDS} (reasoning_effort is read apart). */
+const PRESET_KEYS = ['temp_openai', 'top_p_openai', 'top_k_openai', 'min_p_openai', 'freq_pen_openai', 'pres_pen_openai', 'repetition_penalty_openai', 'openai_max_tokens', 'seed'];
 
 interface PresetManagerView {
   getCompletionPresetByName?: (name: string) => unknown;
@@ -42,15 +29,17 @@ function presetManagerOf(target: Window): PresetManagerView | undefined {
 /** A Chat Completion preset's sampling fields (as a chat-completions body names them). */
 export function presetSampling(preset: Record<string, unknown>): SamplingValues {
   const sampling: SamplingValues = {};
-  for (const [key, field] of PRESET_KEYS) {
-    const value = Number(preset[key]);
-    if (preset[key] === undefined || preset[key] === null || preset[key] === '' || !Number.isFinite(value)) continue;
+  PRESET_KEYS.forEach((key, index) => {
+    const field = SAMPLING_FIELDS[index] as SamplingField;
+    const raw = preset[key];
+    const value = Number(raw);
     // A seed below 0 means "random" in SillyTavern, and a top_k of 0 means "off": neither is sent.
-    if ((field === 'seed' && value < 0) || (field === 'top_k' && value <= 0)) continue;
+    if (raw === undefined || raw === null || raw === '' || !Number.isFinite(value) || (field === 'seed' && value < 0) || (field === 'top_k' && value <= 0)) return;
     sampling[field] = value;
-  }
-  const effort = typeof preset.reasoning_effort === 'string' ? EFFORTS[preset.reasoning_effort] : undefined;
-  if (effort) sampling.reasoning_effort = effort;
+  });
+  // SillyTavern's efforts in OpenAI's words: `min` is `minimal`, `max` is `high`; `auto` sends none.
+  const effort = preset.reasoning_effort;
+  if (typeof effort === 'string' && effort !== 'auto') sampling.reasoning_effort = effort === 'min' ? 'minimal' : effort === 'max' ? 'high' : effort;
   return sampling;
 }
 
@@ -70,12 +59,16 @@ export function readCompletionPreset(target: Window, name: string): { kind: 'fou
   }
 }
 
-/** The names of the page's Chat Completion presets, in the page's order; undefined without a preset manager. */
-export function completionPresetNames(target: Window): string[] | undefined {
+/** The page's Chat Completion presets, names and sampling only, in the page's order; undefined without a preset manager. */
+export function listCompletionPresets(target: Window): { name: string; sampling: SamplingValues }[] | undefined {
+  const manager = presetManagerOf(target);
   try {
-    const names = presetManagerOf(target)?.getPresetList?.()?.preset_names;
-    if (Array.isArray(names)) return names.filter((name): name is string => typeof name === 'string');
-    return typeof names === 'object' && names !== null ? Object.keys(names) : undefined;
+    const names = manager?.getPresetList?.()?.preset_names;
+    if (typeof names !== 'object' || names === null) return undefined;
+    return (Array.isArray(names) ? names : Object.keys(names)).flatMap((name) => {
+      const preset = typeof name === 'string' && name !== '' ? manager?.getCompletionPresetByName?.(name) : undefined;
+      return typeof preset === 'object' && preset !== null ? [{ name: (name as string).slice(0, 100), sampling: presetSampling(preset as Record<string, unknown>) }] : [];
+    });
   } catch {
     return undefined;
   }
@@ -97,8 +90,7 @@ export interface ProfileRanWith {
  */
 export function profileCallSampling(preset: Record<string, unknown> | undefined, callBody: Record<string, unknown>, source: string): { sampling: SamplingValues; dropped: SamplingField[] } {
   const own: SamplingValues = {};
-  for (const [, field] of PRESET_KEYS) if (typeof callBody[field] === 'number') own[field] = callBody[field] as number;
-  if (typeof callBody.reasoning_effort === 'string') own.reasoning_effort = callBody.reasoning_effort;
+  for (const field of SAMPLING_FIELDS) if (callBody[field] !== undefined) own[field] = callBody[field] as number | string;
   const { kept, dropped } = splitSampling({ ...(preset ? presetSampling(preset) : {}), ...own }, source);
   return { sampling: kept, dropped };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { completionPresetNames, presetSampling, profileCallSampling, readCompletionPreset } from '../../../../src/hosts/sillytavern/profile-preset';
+import { listCompletionPresets, presetSampling, profileCallSampling, readCompletionPreset } from '../../../../src/hosts/sillytavern/profile-preset';
 
 /** A Chat Completion preset as SillyTavern 1.18 keeps one (oai settings keys), with prompts it also holds. */
 const coldPreset = {
@@ -51,12 +51,12 @@ describe('a SillyTavern completion preset', () => {
 
     expect(readCompletionPreset(page, 'Hot')).toEqual({ kind: 'found', settings: { temp_openai: 1.4 } });
     expect(readCompletionPreset(page, 'Gone')).toEqual({ kind: 'missing' });
-    expect(completionPresetNames(page)).toEqual(['Cold', 'Hot']);
+    expect(listCompletionPresets(page)).toEqual([{ name: 'Cold', sampling: presetSampling(coldPreset) }, { name: 'Hot', sampling: { temperature: 1.4 } }]);
   });
 
   test('a page without a preset manager has none', () => {
     expect(readCompletionPreset({} as Window, 'Cold')).toEqual({ kind: 'no-manager' });
-    expect(completionPresetNames({} as Window)).toBeUndefined();
+    expect(listCompletionPresets({} as Window)).toBeUndefined();
   });
 
   test('a call on a profile: the preset, the agent’s own fields on top, filtered by the profile’s source', () => {
