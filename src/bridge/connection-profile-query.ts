@@ -39,7 +39,8 @@ export function createConnectionProfileQuery(toPage: (message: BridgeToPageMessa
       });
     },
     receive(message) {
-      open.get(message.queryId)?.(message.profiles === null ? { kind: 'no-connection-manager' } : { kind: 'profiles', profiles: message.profiles });
+      const presets = message.presets ? { presets: message.presets } : {};
+      open.get(message.queryId)?.(message.profiles === null ? { kind: 'no-connection-manager' } : { kind: 'profiles', profiles: message.profiles, ...presets });
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { HostCallReplyMessage } from '../messaging/run-port-messages';
+import { RAN_WITH_HEADER } from '../model/ran-with-header';
 import { connectionProfileRefusalError } from './sillytavern/profile-refusal';
 
 /**
@@ -74,6 +75,8 @@ export function createPageRelayedFetch(post: (message: HostCallRequestMessage) =
           const stream = new ReadableStream<Uint8Array>({ start: (controller) => void (call.body = controller) });
           const headers: Record<string, string> = { 'content-type': message.contentType };
           if (message.retryAfter !== undefined) headers['retry-after'] = message.retryAfter;
+          // Header values are Latin-1: the report (a preset's name may be any language) goes URI-encoded.
+          if (message.ranWith !== undefined) headers[RAN_WITH_HEADER] = encodeURIComponent(JSON.stringify(message.ranWith));
           call.resolve(new Response(stream, { status: message.status, headers }));
           break;
         }
@@ -95,7 +98,8 @@ export function createPageRelayedFetch(post: (message: HostCallRequestMessage) =
           break;
         case 'host-call-refused': {
           settle(message.callId);
-          call.reject(connectionProfileRefusalError(message.refusal, call.connectionProfile ?? '', message.source));
+          const details = { ...(message.source ? { source: message.source } : {}), ...(message.preset ? { preset: message.preset } : {}) };
+          call.reject(connectionProfileRefusalError(message.refusal, call.connectionProfile ?? '', details));
           break;
         }
         case 'host-call-error': {

@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { SAMPLING_FIELDS } from '../model/sampling-sources';
 
 /**
  * SillyTavern connection profiles as Retinue sees them: what the page hook reads from the page, what
@@ -18,7 +19,23 @@ export const profileRefusalSchema = z.enum([
   'profile-not-chat-completion',
   'profile-source-unsupported',
   'profile-proxy-preset',
+  'profile-preset-missing',
 ]);
+
+/** A SillyTavern preset's name, as the user gave it. */
+export const presetNameSchema = z.string().check(z.minLength(1), z.maxLength(100));
+
+/** Sampling as it went into a call: numbers, and `reasoning_effort` as a word. */
+export const sampledValuesSchema = z.partialRecord(z.enum(SAMPLING_FIELDS), z.union([z.number(), z.string().check(z.maxLength(20))]));
+
+/** What a call on a connection profile ran with, as the page hook reports it: no ids or addresses. */
+export const profileRanWithSchema = z.strictObject({
+  model: z.optional(z.string().check(z.maxLength(200))),
+  preset: z.optional(presetNameSchema),
+  sampling: sampledValuesSchema,
+  dropped: z.array(z.enum(SAMPLING_FIELDS)).check(z.maxLength(SAMPLING_FIELDS.length)),
+});
+export type ProfileRanWithMessage = z.infer<typeof profileRanWithSchema>;
 
 /** A Chat Completion source name as SillyTavern spells them (`openai`, `azure_openai`, ...). */
 export const profileSourceSchema = z.string().check(z.maxLength(64), z.regex(/^[a-z0-9_-]+$/i));
@@ -32,6 +49,12 @@ export const connectionProfileSummarySchema = z.strictObject({
 });
 export type ConnectionProfileSummaryMessage = z.infer<typeof connectionProfileSummarySchema>;
 
+/** One of the page's Chat Completion presets: its name and sampling, nothing else of it (no prompts). */
+export const completionPresetSummarySchema = z.strictObject({ name: presetNameSchema, sampling: sampledValuesSchema });
+export type CompletionPresetSummary = z.infer<typeof completionPresetSummarySchema>;
+/** The page's Chat Completion presets, at most as many as profiles. */
+export const completionPresetListSchema = z.array(completionPresetSummarySchema).check(z.maxLength(MAX_LISTED_PROFILES));
+
 /** `null`: the page has no Connection Manager (not SillyTavern, or the extension is off). */
 export const connectionProfileListSchema = z.nullable(z.array(connectionProfileSummarySchema).check(z.maxLength(MAX_LISTED_PROFILES)));
 
@@ -41,7 +64,7 @@ export type ConnectionProfilesRequest = z.infer<typeof connectionProfilesRequest
 
 /** The bridge's answer: the profiles, or why there are none to show. */
 export const connectionProfilesAnswerSchema = z.discriminatedUnion('kind', [
-  z.strictObject({ kind: z.literal('profiles'), profiles: z.array(connectionProfileSummarySchema).check(z.maxLength(MAX_LISTED_PROFILES)) }),
+  z.strictObject({ kind: z.literal('profiles'), profiles: z.array(connectionProfileSummarySchema).check(z.maxLength(MAX_LISTED_PROFILES)), presets: z.optional(completionPresetListSchema) }),
   /** The page is not SillyTavern, or its Connection Manager is off. */
   z.strictObject({ kind: z.literal('no-connection-manager') }),
   /** Retinue's page hook did not answer (the page is still loading, or Retinue is off for it). */

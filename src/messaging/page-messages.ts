@@ -1,7 +1,7 @@
 import { z } from 'zod/mini';
 import { SNAPSHOT_LIMITS } from '../hosts/snapshot-limits';
 import { pageChatIdentitySchema } from '../records/chat-identity';
-import { connectionProfileListSchema, profileRefusalSchema, profileSourceSchema } from './connection-profile-messages';
+import { completionPresetListSchema, connectionProfileListSchema, presetNameSchema, profileRanWithSchema, profileRefusalSchema, profileSourceSchema } from './connection-profile-messages';
 
 /**
  * Messages between the page hook (MAIN world, untrusted) and the bridge (isolated world), sent as
@@ -44,14 +44,22 @@ export const pageToBridgeMessageSchema = z.discriminatedUnion('type', [
     contentType: z.string().check(z.maxLength(200)),
     /** The model's `Retry-After` header, so a rate-limited host call waits as long as it is asked to. */
     retryAfter: z.optional(z.string().check(z.maxLength(100))),
+    /** A call on a SillyTavern connection profile: the model, preset and sampling it runs with. */
+    ranWith: z.optional(profileRanWithSchema),
   }),
   z.strictObject({ type: z.literal('host-call-chunk'), requestId, callId, text: z.string().check(z.maxLength(HOST_CALL_CHUNK_MAX_CHARS)) }),
   z.strictObject({ type: z.literal('host-call-end'), requestId, callId }),
   z.strictObject({ type: z.literal('host-call-error'), requestId, callId, message: z.string().check(z.maxLength(2_000)) }),
   /** The page could not make a call on the connection profile it was asked for, and says why (a code, no text). */
-  z.strictObject({ type: z.literal('host-call-refused'), requestId, callId, refusal: profileRefusalSchema, source: z.optional(profileSourceSchema) }),
+  z.strictObject({ type: z.literal('host-call-refused'), requestId, callId, refusal: profileRefusalSchema, source: z.optional(profileSourceSchema), preset: z.optional(presetNameSchema) }),
   /** The page's SillyTavern connection profiles, answering the bridge's `connection-profiles-request`. */
-  z.strictObject({ type: z.literal('connection-profiles'), queryId: requestId, profiles: connectionProfileListSchema }),
+  z.strictObject({
+    type: z.literal('connection-profiles'),
+    queryId: requestId,
+    profiles: connectionProfileListSchema,
+    /** The page's Chat Completion presets (names and sampling), for filling an agent's sampling from one. */
+    presets: z.optional(completionPresetListSchema),
+  }),
 ]);
 export type PageToBridgeMessage = z.infer<typeof pageToBridgeMessageSchema>;
 

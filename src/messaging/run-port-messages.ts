@@ -1,6 +1,6 @@
 import { z } from 'zod/mini';
 import { pageChatIdentitySchema } from '../records/chat-identity';
-import { profileRefusalSchema, profileSourceSchema } from './connection-profile-messages';
+import { presetNameSchema, profileRanWithSchema, profileRefusalSchema, profileSourceSchema } from './connection-profile-messages';
 import { HOST_CALL_CHUNK_MAX_CHARS, jsonObjectSchema } from './page-messages';
 
 /** The name of the `runtime.Port` the bridge opens to the background for one run. */
@@ -36,11 +36,13 @@ export const bridgeToBackgroundMessageSchema = z.discriminatedUnion('type', [
     status: z.int().check(z.minimum(100), z.maximum(599)),
     contentType: z.string().check(z.maxLength(200)),
     retryAfter: z.optional(z.string().check(z.maxLength(100))),
+    /** A call on a SillyTavern connection profile: the model, preset and sampling it runs with. */
+    ranWith: z.optional(profileRanWithSchema),
   }),
   z.strictObject({ type: z.literal('host-call-chunk'), callId, text: z.string().check(z.maxLength(HOST_CALL_CHUNK_MAX_CHARS)) }),
   z.strictObject({ type: z.literal('host-call-end'), callId }),
   z.strictObject({ type: z.literal('host-call-error'), callId, message: z.string().check(z.maxLength(2_000)) }),
-  z.strictObject({ type: z.literal('host-call-refused'), callId, refusal: profileRefusalSchema, source: z.optional(profileSourceSchema) }),
+  z.strictObject({ type: z.literal('host-call-refused'), callId, refusal: profileRefusalSchema, source: z.optional(profileSourceSchema), preset: z.optional(presetNameSchema) }),
 ]);
 export type BridgeToBackgroundMessage = z.infer<typeof bridgeToBackgroundMessageSchema>;
 

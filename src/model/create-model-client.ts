@@ -12,6 +12,7 @@ import { cancelledBy, createConcurrencyLimiter, type ConcurrencyLimiter } from '
 import type { ModelCallRequest, ModelCallResult, ModelCallRetry, ModelClient, ModelTarget } from './model-client';
 import { learnedWindowFrom } from './context-window';
 import { providerErrorFor, redact } from './provider-errors';
+import { readRanWithHeader } from './ran-with-header';
 import { classifyFailure, DEFAULT_RETRY_TIMING, retryDelayMs, type AttemptFailure, type RetryTiming } from './retry-policy';
 import { StreamAssembler } from './stream-assembler';
 import { estimateCallUsage, loadTokenCounter, promptTokens, usageReported } from './token-estimate';
@@ -88,6 +89,8 @@ export function createModelClient(target: ModelTarget, options: ModelClientOptio
       }
       const response = await sdk.chat.completions.create(requestBody(target, request, streamOptions), { signal: attemptController.signal }).asResponse();
       duringStream = true;
+      const ranWith = readRanWithHeader(response.headers);
+      if (ranWith) request.onRanWith?.(ranWith);
       // A few servers answer plain JSON even to a streamed request: read it as one whole answer.
       if (response.headers.get('content-type')?.includes('application/json')) return readCompletionBody(await response.text());
       const stream = Stream.fromSSEResponse<ChatCompletionChunk>(response, attemptController);

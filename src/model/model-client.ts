@@ -5,6 +5,7 @@ import type {
   ChatCompletionToolChoiceOption,
 } from 'openai/resources/chat/completions';
 import type { CompletionBodyOutcome } from './completion-body';
+import type { SamplingField } from './sampling-sources';
 import type { LearnedContextWindow } from './tool-protocol-memory';
 
 /** Sampling parameters a call may carry (from the prompt snapshot, overridden by the profile). */
@@ -14,6 +15,11 @@ export interface CallSampling {
   max_tokens?: number;
   presence_penalty?: number;
   frequency_penalty?: number;
+  top_k?: number;
+  min_p?: number;
+  repetition_penalty?: number;
+  seed?: number;
+  reasoning_effort?: 'minimal' | 'low' | 'medium' | 'high';
   stop?: string | string[];
 }
 
@@ -32,6 +38,8 @@ export interface ModelCallRequest {
   onReasoningDelta?: (text: string) => void;
   /** Told at each chunk that carries a tool-call delta, so a listener knows early that the turn calls tools. */
   onToolCallDelta?: () => void;
+  /** Told what a call on a SillyTavern connection profile runs with (its model, preset and sampling), as the page reports it. */
+  onRanWith?: (ranWith: CallRanWith) => void;
   /** Told as each attempt starts, once it holds a connection slot (time before was spent waiting). */
   onAttemptStart?: () => void;
   /** Told before each retry, so a journal or UI can show it (and drop text streamed so far). */
@@ -55,6 +63,14 @@ export interface ModelCallUsage {
   totalTokens: number;
   /** Retinue counted these tokens itself: the provider reported no usage for the call. */
   estimated?: boolean;
+}
+
+/** What a call on a SillyTavern connection profile ran with, as the page reported it. */
+export interface CallRanWith {
+  model?: string;
+  preset?: string;
+  sampling: Partial<Record<SamplingField, number | string>>;
+  dropped: SamplingField[];
 }
 
 export interface ModelCallResult {

@@ -1,4 +1,5 @@
 import { buildHostCall, type HostCallTemplate } from '../hosts/host-call-template';
+import type { ProfileRanWith } from '../hosts/sillytavern/profile-preset';
 import type { PageToBridgeMessage } from '../messaging/page-messages';
 
 /** Relayed body chunks stay well below the bridge's per-message cap. */
@@ -13,6 +14,8 @@ export interface HostCallOptions {
   body: Record<string, unknown>;
   signal: AbortSignal;
   send: (reply: HostCallReplyBody) => void;
+  /** What a call on a connection profile runs with (model, preset, sampling), told with its start. */
+  ranWith?: ProfileRanWith;
   /** The model's status behind the page's response (the host adapter knows how its server reports it). */
   statusOf?: (response: Response) => number;
 }
@@ -32,6 +35,7 @@ export async function performHostCall(options: HostCallOptions): Promise<void> {
       status: options.statusOf?.(response) ?? response.status,
       contentType: response.headers.get('content-type') ?? '',
       ...(retryAfter ? { retryAfter } : {}),
+      ...(options.ranWith ? { ranWith: options.ranWith } : {}),
     });
     if (response.body) {
       const reader = response.body.getReader();

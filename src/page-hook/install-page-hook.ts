@@ -1,11 +1,13 @@
 import type { HostAdapterId } from '../hosts/chat-turn-request';
 import { adapterForUrl, detectChatTurn, hostCallStatus } from '../hosts/detect-chat-turn';
 import { createHostCallTemplate, type HostCallTemplate } from '../hosts/host-call-template';
-import { listConnectionProfiles, profileCallFields, type ProfileRefusal } from '../hosts/sillytavern/connection-profiles';
+import { listConnectionProfiles } from '../hosts/sillytavern/connection-profiles';
+import { listCompletionPresets } from '../hosts/sillytavern/profile-preset';
 import type { BridgeToPageMessage } from '../messaging/page-messages';
 import { connectToBridge } from './bridge-channel';
 import { parseJson, readBodyText, readFetchArguments, type FetchArguments } from './fetch-arguments';
 import { performHostCall } from './host-call';
+import { profileCall } from './profile-call';
 import { continueStreamWith } from './page-response-continuation';
 import { readChatFromAddress } from './address-chat';
 import { readSillyTavernChat } from './sillytavern-chat';
@@ -56,7 +58,8 @@ export function installPageHook(target: Window & typeof globalThis): void {
   const handleBridgeMessage = (message: BridgeToPageMessage) => {
     if (message.type === 'connected') return;
     if (message.type === 'connection-profiles-request') {
-      channel.send({ type: 'connection-profiles', queryId: message.queryId, profiles: listConnectionProfiles(target)?.slice(0, MAX_PROFILES) ?? null });
+      const presets = listCompletionPresets(target)?.slice(0, MAX_PROFILES);
+      channel.send({ type: 'connection-profiles', queryId: message.queryId, profiles: listConnectionProfiles(target)?.slice(0, MAX_PROFILES) ?? null, ...(presets ? { presets } : {}) });
       return;
     }
     const entry = taken.get(message.requestId);
@@ -86,17 +89,19 @@ export function installPageHook(target: Window & typeof globalThis): void {
         break;
       case 'host-call': {
         const { requestId, callId } = message;
-        const template = templateForCall(target, entry.template, message.connectionProfile);
-        if (!template.ok) {
-          channel.send({ type: 'host-call-refused', requestId, callId, refusal: template.refusal, ...(template.source ? { source: template.source } : {}) });
+        const call = profileCall(target, entry.template, message.connectionProfile, message.body);
+        if (!call.ok) {
+          const { refusal, source, preset } = call;
+          channel.send({ type: 'host-call-refused', requestId, callId, refusal, ...(source ? { source } : {}), ...(preset ? { preset } : {}) });
           break;
         }
         const controller = new AbortController();
         entry.hostCalls.set(message.callId, controller);
         void performHostCall({
           originalFetch,
-          template: template.template,
-          body: message.body,
+          template: call.template,
+          body: call.body,
+          ...(call.ranWith ? { ranWith: call.ranWith } : {}),
           signal: controller.signal,
           send: (reply) => channel.send({ ...reply, requestId, callId }),
           statusOf: (response) => hostCallStatus(entry.adapter, response),
@@ -158,21 +163,6 @@ export function installPageHook(target: Window & typeof globalThis): void {
     const text = readBodyText(input, init);
     return typeof text === 'object' ? text.then((read) => decide(input, init, args, read)) : decide(input, init, args, text);
   };
-}
-
-/**
- * The page's own template, or (for a call on a SillyTavern connection profile) the same endpoint and
- * headers with the profile's fields as the body: the page's source, URL and sampling do not leak into it.
- */
-function templateForCall(
-  target: Window,
-  pageTemplate: HostCallTemplate,
-  profileName: string | undefined,
-): { ok: true; template: HostCallTemplate } | { ok: false; refusal: ProfileRefusal; source?: string } {
-  if (profileName === undefined) return { ok: true, template: pageTemplate };
-  const profile = profileCallFields(target, profileName);
-  if (!profile.ok) return profile;
-  return { ok: true, template: { ...pageTemplate, body: profile.fields } };
 }
 
 function abortReason(signal: AbortSignal): unknown {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { budgetSchema } from './budget';
+import { taskRanWithSchema } from './task-ran-with';
 import { taskReviewSchema } from './task-review';
 import { usageSchema } from './usage';
 
@@ -67,6 +68,8 @@ export const agentTaskRecordSchema = z.object({
    */
   startedBy: z.enum(['agent', 'cadence', 'user']).optional(),
   cadence: z.string().max(40).optional(),
+  /** The model and the preset or sampling it ran with (task-ran-with.ts). */
+  ranWith: taskRanWithSchema.optional(),
   createdAt: z.number(),
   startedAt: z.number().optional(),
   endedAt: z.number().optional(),

@@ -1,5 +1,6 @@
 import { CancelledError, HostContractError, RetinueError } from '../errors';
 import type { AgentInvocation } from '../records/invocation';
+import { agentSampling } from './agent-sampling';
 import { createDelegationPort } from './delegation-service';
 import { childPolicy, hostFeaturesOf } from './invocation-policy';
 import type { InvocationDriver } from './invocation-driver';
@@ -11,8 +12,8 @@ import { clockedModel, createTaskClock } from './task-clock';
 import { createTaskResultPort, failedResult, writeTaskResult } from './task-result';
 import { taskStartRefusal } from './limits/asking';
 import { endTask } from './task-ending';
+import { ranWithRecorded } from './task-ran-with';
 import { childWorkspaceView, parentEnded, subtreeReason } from './task-tree';
-import { samplingFor } from './turn-preparation';
 
 function asRetinueError(error: unknown): RetinueError {
   if (error instanceof RetinueError) return error;
@@ -78,12 +79,13 @@ export async function runChildTask(session: RunSession, taskId: string, signal: 
     const profile = session.profile(task.targetProfileId);
     const clock = createTaskClock(session, taskId, timer);
     const policy = childPolicy(profile, { depth: invocation.depth, maxDepth: session.environment.defaults.maxDepth, host: hostFeaturesOf(session.run.adapter) });
+    const { sampling, dropped } = agentSampling(session.snapshot, profile);
     const driver: InvocationDriver = {
       session,
       invocation,
       policy,
-      model: clockedModel(session.resolveModel(profile), clock),
-      sampling: samplingFor(session.snapshot, profile),
+      model: ranWithRecorded(clockedModel(session.resolveModel(profile), clock), { session, taskId, sampling, dropped }),
+      sampling,
       signal,
       workspace: childWorkspaceView(session, task),
       delegation: policy.tools.some((tool) => tool.startsWith('agent.')) ? createDelegationPort(session, invocation, profile) : undefined,

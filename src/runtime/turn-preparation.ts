@@ -4,6 +4,7 @@ import type { CallSampling } from '../model/model-client';
 import { toProviderToolName, toToolDefinition } from '../model/tool-protocol';
 import type { AgentProfile } from '../settings/schema';
 import { toolRegistry } from '../tools/registry';
+import { agentSampling } from './agent-sampling';
 import type { InvocationDriver } from './invocation-driver';
 import type { ToolName } from '../settings/tool-names';
 
@@ -44,20 +45,7 @@ export function prepareWrapUp(driver: InvocationDriver): PreparedTurn {
   };
 }
 
-/**
- * Sampling from the prompt snapshot, with the profile's own overrides on top. The page's `max_tokens`
- * was set for the page's own model, so it applies to calls through the page only (`host`, `hostProfile`):
- * a page cannot spend the user's keyed connections by asking for huge answers.
- */
+/** Sampling from the prompt snapshot, with the profile's own preset on top (see agent-sampling.ts). */
 export function samplingFor(snapshot: PromptSnapshot, profile: AgentProfile): CallSampling {
-  const fromSnapshot: CallSampling = {
-    temperature: snapshot.temperature,
-    top_p: snapshot.top_p,
-    max_tokens: profile.model.binding !== 'connection' ? snapshot.max_tokens : undefined,
-    presence_penalty: snapshot.presence_penalty,
-    frequency_penalty: snapshot.frequency_penalty,
-    stop: snapshot.stop,
-  };
-  const merged: CallSampling = { ...fromSnapshot, ...(profile.model.sampling ?? {}) };
-  return Object.fromEntries(Object.entries(merged).filter(([, value]) => value !== undefined)) as CallSampling;
+  return agentSampling(snapshot, profile).sampling;
 }

@@ -10,10 +10,24 @@ const id = z
   .max(64)
   .regex(/^[a-z0-9][a-z0-9-]*$/, 'use lowercase letters, digits and dashes, starting with a letter or digit');
 
+/** How hard a reasoning model thinks, in OpenAI's words (SillyTavern's `min` is `minimal`, its `max` is `high`). */
+export const reasoningEffortSchema = z.enum(['minimal', 'low', 'medium', 'high']);
+
+/**
+ * An agent's own sampling (its preset). Each field goes only where the call's source takes it
+ * (src/model/sampling-sources.ts); the rest is dropped, and the side panel's task row says so.
+ */
 export const samplingSchema = z.strictObject({
   temperature: z.number().min(0).max(2).optional(),
   top_p: z.number().min(0).max(1).optional(),
+  top_k: z.number().int().min(0).max(1_000).optional(),
+  min_p: z.number().min(0).max(1).optional(),
+  frequency_penalty: z.number().min(-2).max(2).optional(),
+  presence_penalty: z.number().min(-2).max(2).optional(),
+  repetition_penalty: z.number().min(0).max(3).optional(),
   max_tokens: z.number().int().min(1).max(1_000_000).optional(),
+  seed: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+  reasoning_effort: reasoningEffortSchema.optional(),
 });
 export type Sampling = z.infer<typeof samplingSchema>;
 

@@ -135,7 +135,7 @@ export async function missingProfileFailsOnlyItsTask(scenario: AnyScenario): Pro
 /**
  * An extension page asks the open SillyTavern page's bridge for its connection profiles: names,
  * sources and models come back (a Text Completion one marked unusable), and nothing else (no ids,
- * server URLs or secret ids).
+ * server URLs or secret ids); and the page's presets, by name with their sampling.
  */
 export async function profilesListedThroughTheBridge(scenario: AnyScenario): Promise<void> {
   await switchSitesOn(scenario.options, [scenario.fixtures.origins.primary], scenarioSettings(scenario.fixtures, scenario.model));
@@ -156,7 +156,14 @@ export async function profilesListedThroughTheBridge(scenario: AnyScenario): Pro
       profiles: [
         { name: 'Main', source: 'custom', model: PAGE_MODEL },
         { name: 'Cheap helper', source: 'custom', model: PROFILE_MODEL },
+        { name: 'Muse', source: 'custom', model: 'muse-model' },
         { name: 'Local text box', refusal: 'profile-not-chat-completion' },
+      ],
+      // The page's Chat Completion presets: names and sampling only, never their prompts.
+      presets: [
+        { name: 'Default', sampling: { temperature: 1, top_p: 1, frequency_penalty: 0, presence_penalty: 0, max_tokens: 300 } },
+        { name: 'Cold critic', sampling: { temperature: 0.1, top_p: 0.5, top_k: 20, frequency_penalty: 0.2, presence_penalty: 0, max_tokens: 200, seed: 7 } },
+        { name: 'Hot muse', sampling: { temperature: 1.5, top_p: 0.95, frequency_penalty: 0, presence_penalty: 0.4, max_tokens: 700 } },
       ],
     });
   } finally {

@@ -1,4 +1,5 @@
 import { OPENAI_SHAPED_SOURCES } from './openai-shaped-sources';
+import { readCompletionPreset } from './profile-preset';
 
 /**
  * SillyTavern's Connection Manager profiles, read in the page (MAIN world: no zod, no extension APIs)
@@ -16,7 +17,9 @@ export type ProfileRefusal =
   | 'profile-missing'
   | 'profile-not-chat-completion'
   | 'profile-source-unsupported'
-  | 'profile-proxy-preset';
+  | 'profile-proxy-preset'
+  /** The profile names a completion preset the page no longer has. */
+  | 'profile-preset-missing';
 
 /** What Retinue keeps of one profile: no ids, addresses or secrets. */
 export interface ConnectionProfileSummary {
@@ -28,7 +31,16 @@ export interface ConnectionProfileSummary {
   refusal?: ProfileRefusal;
 }
 
-export type ProfileCallFields = { ok: true; fields: Record<string, unknown>; source: string } | { ok: false; refusal: ProfileRefusal; source?: string };
+export type ProfileCallFields =
+  | {
+      ok: true;
+      fields: Record<string, unknown>;
+      source: string;
+      model?: string;
+      /** The profile's completion preset, by name, and what it holds; absent when the profile names none. */
+      preset?: { name: string; settings: Record<string, unknown> };
+    }
+  | { ok: false; refusal: ProfileRefusal; source?: string; preset?: string };
 
 interface RawProfile {
   name?: unknown;
@@ -39,6 +51,7 @@ interface RawProfile {
   'api-url'?: unknown;
   'secret-id'?: unknown;
   'prompt-post-processing'?: unknown;
+  preset?: unknown;
 }
 
 interface ConnectionManagerView {
@@ -131,7 +144,14 @@ export function profileCallFields(target: Window, profileName: string): ProfileC
     custom_prompt_post_processing: text(profile['prompt-post-processing']),
   };
   const fields = Object.fromEntries(Object.entries(candidates).filter(([, value]) => value !== undefined));
-  return { ok: true, fields, source };
+  const model = text(profile.model);
+  const presetName = text(profile.preset);
+  if (presetName === undefined) return { ok: true, fields, source, ...(model ? { model } : {}) };
+  const preset = readCompletionPreset(target, presetName);
+  if (preset.kind === 'missing') return { ok: false, refusal: 'profile-preset-missing', source, preset: presetName };
+  // A page too old to have a preset manager runs the profile without its preset (the task row shows none).
+  if (preset.kind === 'no-manager') return { ok: true, fields, source, ...(model ? { model } : {}) };
+  return { ok: true, fields, source, ...(model ? { model } : {}), preset: { name: presetName, settings: preset.settings } };
 }
 
 /*
@@ -143,4 +163,5 @@ export function profileCallFields(target: Window, profileName: string): ProfileC
  * - public/scripts/extensions/connection-manager/index.js: the ConnectionProfile fields (id, mode cc|tc,
  *   name, api, preset, model, proxy, api-url, secret-id, prompt-post-processing, ...).
  * - public/scripts/st-context.js: getContext() exposes extensionSettings and CONNECT_API_MAP.
+ * - A profile's `preset` names its Chat Completion preset (profile-preset.ts reads it).
  */

@@ -19,6 +19,7 @@ const REFUSAL_TEXT: Record<NonNullable<ConnectionProfileSummaryMessage['refusal'
   'profile-not-chat-completion': 'options_connection_profile_refusal_text_completion',
   'profile-source-unsupported': 'options_connection_profile_refusal_source',
   'profile-proxy-preset': 'options_connection_profile_refusal_proxy',
+  'profile-preset-missing': 'options_connection_profile_refusal_preset',
 };
 
 /**

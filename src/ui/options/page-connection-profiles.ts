@@ -1,10 +1,10 @@
 import { browser } from 'wxt/browser';
-import { connectionProfilesAnswerSchema, type ConnectionProfileSummaryMessage } from '../../messaging/connection-profile-messages';
+import { connectionProfilesAnswerSchema, type CompletionPresetSummary, type ConnectionProfileSummaryMessage } from '../../messaging/connection-profile-messages';
 import type { Settings } from '../../settings/schema';
 
 /** What the options page learned about the open SillyTavern page's connection profiles. */
 export type PageConnectionProfiles =
-  | { kind: 'profiles'; origin: string; profiles: ConnectionProfileSummaryMessage[] }
+  | { kind: 'profiles'; origin: string; profiles: ConnectionProfileSummaryMessage[]; presets: CompletionPresetSummary[] }
   /** An open page of an enabled site answered, but it has no Connection Manager. */
   | { kind: 'no-connection-manager'; origin: string }
   /** No tab of an enabled site is open, or none answered. */
@@ -47,7 +47,7 @@ export async function readPageConnectionProfiles(settings: Settings, tabs: TabsA
     const raw = await tabs.sendMessage(tab.id as number, { type: 'connection-profiles-request' }).catch(() => undefined);
     const answer = connectionProfilesAnswerSchema.safeParse(raw);
     if (!answer.success) continue;
-    if (answer.data.kind === 'profiles') return { kind: 'profiles', origin, profiles: answer.data.profiles };
+    if (answer.data.kind === 'profiles') return { kind: 'profiles', origin, profiles: answer.data.profiles, presets: answer.data.presets ?? [] };
     if (answer.data.kind === 'no-connection-manager') withoutManager ??= origin;
   }
   return withoutManager ? { kind: 'no-connection-manager', origin: withoutManager } : { kind: 'no-page' };

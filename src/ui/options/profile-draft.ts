@@ -1,3 +1,4 @@
+import { SAMPLING_FIELDS, type SamplingField } from '../../model/sampling-sources';
 import { knownAgentIds, checkProfileReferences } from '../../settings/document-checks';
 import { profileSchema, type AgentProfile, type Settings } from '../../settings/schema';
 import { issuesFromZod, type SettingsIssue } from '../../settings/settings-errors';
@@ -14,9 +15,8 @@ export interface ProfileDraft {
   /** The SillyTavern connection profile's name (the `hostProfile` binding). */
   profileName: string;
   model: string;
-  temperature: string;
-  topP: string;
-  maxTokens: string;
+  /** The agent's own sampling, each field as typed (empty: not set). */
+  sampling: SamplingDraft;
   tools: AllowableToolName[];
   canDelegate: boolean;
   callable: boolean;
@@ -38,6 +38,14 @@ export interface ProfileDraft {
 
 const text = (value: number | undefined) => (value === undefined ? '' : String(value));
 
+/** Every sampling field as the form holds it. */
+export type SamplingDraft = Record<SamplingField, string>;
+
+/** A sampling object (a profile's, or a SillyTavern preset's) as draft text. */
+export function samplingDraftOf(sampling: Partial<Record<SamplingField, number | string>> | undefined): SamplingDraft {
+  return Object.fromEntries(SAMPLING_FIELDS.map((field) => [field, sampling?.[field] === undefined ? '' : String(sampling[field])])) as SamplingDraft;
+}
+
 export function draftFromProfile(profile: AgentProfile): ProfileDraft {
   const sampling = profile.model.sampling;
   return {
@@ -49,9 +57,7 @@ export function draftFromProfile(profile: AgentProfile): ProfileDraft {
     connectionId: profile.model.binding === 'connection' ? profile.model.connectionId : '',
     profileName: profile.model.binding === 'hostProfile' ? profile.model.profileName : '',
     model: profile.model.binding === 'hostProfile' ? '' : (profile.model.model ?? ''),
-    temperature: text(sampling?.temperature),
-    topP: text(sampling?.top_p),
-    maxTokens: text(sampling?.max_tokens),
+    sampling: samplingDraftOf(sampling),
     tools: [...profile.tools.allow],
     canDelegate: profile.delegation.canDelegate,
     callable: profile.delegation.callable,
@@ -74,8 +80,13 @@ function optionalNumber(value: string): number | undefined {
 
 /** The draft as a profile document (what the schema checks). */
 export function profileInputFromDraft(draft: ProfileDraft): Record<string, unknown> {
+  // reasoning_effort is a word; every other field a number.
   const sampling = Object.fromEntries(
-    Object.entries({ temperature: optionalNumber(draft.temperature), top_p: optionalNumber(draft.topP), max_tokens: optionalNumber(draft.maxTokens) }).filter(([, value]) => value !== undefined),
+    SAMPLING_FIELDS.flatMap((field) => {
+      const typed = draft.sampling[field].trim();
+      if (typed === '') return [];
+      return [[field, field === 'reasoning_effort' ? typed : Number(typed)]];
+    }),
   );
   const samplingPart = Object.keys(sampling).length > 0 ? { sampling } : {};
   const timeoutSeconds = optionalNumber(draft.timeoutSeconds);

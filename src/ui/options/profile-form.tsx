@@ -7,6 +7,7 @@ import { ProfileRunsField } from './profile-runs-field';
 import { describedBy, Field, issuesByPath } from './field';
 import type { OptionsState } from './options-state';
 import { checkProfileDraft, draftFromProfile, withProfile, type ProfileDraft } from './profile-draft';
+import { SamplingFields } from './sampling-fields';
 
 export interface ProfileFormProps {
   state: OptionsState;
@@ -18,7 +19,7 @@ export interface ProfileFormProps {
   onDone?: () => void;
 }
 
-type TextField = Exclude<keyof ProfileDraft, 'binding' | 'profileName' | 'tools' | 'canDelegate' | 'callable' | 'allowNestedDelegation' | 'review' | 'runs'>;
+type TextField = Exclude<keyof ProfileDraft, 'binding' | 'profileName' | 'sampling' | 'tools' | 'canDelegate' | 'callable' | 'allowNestedDelegation' | 'review' | 'runs'>;
 
 /** Edits one agent profile; errors from the settings schema appear next to their fields. */
 export function ProfileForm({ state, profile, readOnly, storedId, onDone }: ProfileFormProps) {
@@ -94,10 +95,8 @@ export function ProfileForm({ state, profile, readOnly, storedId, onDone }: Prof
               <ConnectionProfileField id={`${prefix}-profileName`} value={draft.profileName} error={errors['model.profileName']} settings={state.settings.value} onChange={(profileName) => setDraft({ ...draft, profileName })} />
             )}
             {draft.binding !== 'hostProfile' && field('model', 'model.model', t('options_profile_model_id'), 'text', false, t(draft.binding === 'host' ? 'options_profile_host_model_hint' : 'options_profile_model_id_hint'))}
-            {field('temperature', 'model.sampling.temperature', t('options_profile_temperature'), 'number')}
-            {field('topP', 'model.sampling.top_p', t('options_profile_top_p'), 'number')}
-            {field('maxTokens', 'model.sampling.max_tokens', t('options_profile_max_tokens'), 'number')}
           </div>
+          <SamplingFields prefix={prefix} value={draft.sampling} errors={errors} settings={state.settings.value} onChange={(sampling) => setDraft({ ...draft, sampling })} />
         </fieldset>
         <fieldset class="group">
           <legend>{t('options_profile_tools')}</legend>

@@ -8,6 +8,7 @@ import { formatCount, formatDuration, isTaskCancellable, taskDisplayStatus, task
 import { TaskLookups } from './lookup-list';
 import { ReviewMark } from './review-queue';
 import { StatusBadge } from './status-badge';
+import { TaskRanWithLine } from './task-ran-with';
 import { TaskResultView } from './task-result';
 import { TaskReason } from './task-reason';
 
@@ -67,6 +68,7 @@ function TaskRowComponent({ task, store, now, onCancel, children, delegatedBy }:
           {task.usage.estimated === true && <em class="cost-estimated"> ({t('sidepanel_cost_estimated')})</em>}
         </span>
       </div>
+      {task.ranWith && <TaskRanWithLine ranWith={task.ranWith} />}
       {open && (
         <div id={detailsId}>
           <TaskLookups store={store} task={task} />

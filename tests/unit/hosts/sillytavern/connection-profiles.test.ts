@@ -38,6 +38,7 @@ describe('the generate fields of a call on a connection profile', () => {
     expect(profileCallFields(pageWith([cheap]), 'Cheap')).toEqual({
       ok: true,
       source: 'openrouter',
+      model: 'deepseek/deepseek-chat',
       fields: { chat_completion_source: 'openrouter', model: 'deepseek/deepseek-chat', secret_id: 'secret-7', custom_prompt_post_processing: 'merge' },
     });
   });
@@ -48,6 +49,7 @@ describe('the generate fields of a call on a connection profile', () => {
     expect(result).toEqual({
       ok: true,
       source: 'custom',
+      model: 'qwen3-8b',
       fields: {
         chat_completion_source: 'custom',
         model: 'qwen3-8b',
@@ -82,6 +84,30 @@ describe('the generate fields of a call on a connection profile', () => {
 
   test('read a Chat Completion profile of a page without CONNECT_API_MAP by its mode', () => {
     expect(profileCallFields(pageWith([{ ...cheap, api: 'deepseek' }], { withoutApiMap: true }), 'Cheap')).toMatchObject({ ok: true, source: 'deepseek' });
+  });
+});
+
+describe("a connection profile's completion preset", () => {
+  const withPresets = (presets: Record<string, Record<string, unknown>>): Window => {
+    const page = pageWith([cheap]) as unknown as { SillyTavern: { getContext: () => Record<string, unknown> } };
+    const context = page.SillyTavern.getContext();
+    const manager = { getCompletionPresetByName: (name: string) => presets[name] };
+    page.SillyTavern.getContext = () => ({ ...context, getPresetManager: (api: string) => (api === 'openai' ? manager : null) });
+    return page as unknown as Window;
+  };
+
+  test('is read by the name the profile gives it, never the page’s open one', () => {
+    const result = profileCallFields(withPresets({ Default: { temp_openai: 0.3 }, Open: { temp_openai: 1.9 } }), 'Cheap');
+
+    expect(result).toMatchObject({ ok: true, preset: { name: 'Default', settings: { temp_openai: 0.3 } } });
+  });
+
+  test('one the page no longer has refuses the call, naming the preset', () => {
+    expect(profileCallFields(withPresets({ Open: { temp_openai: 1.9 } }), 'Cheap')).toEqual({ ok: false, refusal: 'profile-preset-missing', source: 'openrouter', preset: 'Default' });
+  });
+
+  test('a page without a preset manager runs the profile without its preset', () => {
+    expect(profileCallFields(pageWith([cheap]), 'Cheap')).not.toHaveProperty('preset');
   });
 });
 

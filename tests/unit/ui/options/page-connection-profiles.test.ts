@@ -34,12 +34,13 @@ describe("the options page reading the open SillyTavern page's connection profil
     const tabs = tabsAnswering({
       'http://127.0.0.1:9000/': { kind: 'profiles', profiles: [{ name: 'Off site' }] },
       'http://127.0.0.1:7000/chat': { kind: 'profiles', profiles: [{ name: 'OpenAI page' }] },
-      'http://127.0.0.1:8000/': { kind: 'profiles', profiles: [{ name: 'Cheap', source: 'custom', model: 'cheap-model' }] },
+      'http://127.0.0.1:8000/': { kind: 'profiles', profiles: [{ name: 'Cheap', source: 'custom', model: 'cheap-model' }], presets: [{ name: 'Cold', sampling: { temperature: 0.1 } }] },
     });
     expect(await readPageConnectionProfiles(settings, tabs)).toEqual({
       kind: 'profiles',
       origin: 'http://127.0.0.1:8000',
       profiles: [{ name: 'Cheap', source: 'custom', model: 'cheap-model' }],
+      presets: [{ name: 'Cold', sampling: { temperature: 0.1 } }],
     });
     expect(tabs.asked).toEqual(['http://127.0.0.1:8000/']);
   });

@@ -1,0 +1,107 @@
+import { SAMPLING_FIELDS, splitSampling, type SamplingField, type SamplingValues } from '../../model/sampling-sources';
+
+/**
+ * SillyTavern's Chat Completion presets, read in the page (MAIN world: no zod, no extension APIs)
+ * through `SillyTavern.getContext().getPresetManager('openai')`: the sampling a connection profile's
+ * completion preset holds, by the preset's name, never the preset the page has open. Only sampling is
+ * taken: the preset's prompts are the chat's, an agent's prompt is its own.
+ */
+
+/** Where a Chat Completion preset keeps each of {@link SAMPLING_FIELDS} (reasoning_effort is read apart). */
+const PRESET_KEYS = ['temp_openai', 'top_p_openai', 'top_k_openai', 'min_p_openai', 'freq_pen_openai', 'pres_pen_openai', 'repetition_penalty_openai', 'openai_max_tokens', 'seed'];
+
+interface PresetManagerView {
+  getCompletionPresetByName?: (name: string) => unknown;
+  getPresetList?: () => { preset_names?: unknown } | undefined;
+}
+
+function presetManagerOf(target: Window): PresetManagerView | undefined {
+  try {
+    const tavern = (target as unknown as { SillyTavern?: { getContext?: () => unknown } }).SillyTavern;
+    const context = tavern?.getContext?.() as { getPresetManager?: (apiId: string) => unknown } | undefined;
+    const manager = context?.getPresetManager?.('openai');
+    return typeof manager === 'object' && manager !== null ? (manager as PresetManagerView) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A Chat Completion preset's sampling fields (as a chat-completions body names them). */
+export function presetSampling(preset: Record<string, unknown>): SamplingValues {
+  const sampling: SamplingValues = {};
+  PRESET_KEYS.forEach((key, index) => {
+    const field = SAMPLING_FIELDS[index] as SamplingField;
+    const raw = preset[key];
+    const value = Number(raw);
+    // A seed below 0 means "random" in SillyTavern, and a top_k of 0 means "off": neither is sent.
+    if (raw === undefined || raw === null || raw === '' || !Number.isFinite(value) || (field === 'seed' && value < 0) || (field === 'top_k' && value <= 0)) return;
+    sampling[field] = value;
+  });
+  // SillyTavern's efforts in OpenAI's words: `min` is `minimal`, `max` is `high`; `auto` sends none.
+  const effort = preset.reasoning_effort;
+  if (typeof effort === 'string' && effort !== 'auto') sampling.reasoning_effort = effort === 'min' ? 'minimal' : effort === 'max' ? 'high' : effort;
+  return sampling;
+}
+
+/**
+ * The Chat Completion preset of that name; `missing` when the page's preset manager has none of that
+ * name; `no-manager` when the page has no preset manager to ask (a SillyTavern before 1.18's
+ * `getContext().getPresetManager`).
+ */
+export function readCompletionPreset(target: Window, name: string): { kind: 'found'; settings: Record<string, unknown> } | { kind: 'missing' } | { kind: 'no-manager' } {
+  const manager = presetManagerOf(target);
+  if (typeof manager?.getCompletionPresetByName !== 'function') return { kind: 'no-manager' };
+  try {
+    const preset = manager.getCompletionPresetByName(name);
+    return typeof preset === 'object' && preset !== null ? { kind: 'found', settings: preset as Record<string, unknown> } : { kind: 'missing' };
+  } catch {
+    return { kind: 'missing' };
+  }
+}
+
+/** The page's Chat Completion presets, names and sampling only, in the page's order; undefined without a preset manager. */
+export function listCompletionPresets(target: Window): { name: string; sampling: SamplingValues }[] | undefined {
+  const manager = presetManagerOf(target);
+  try {
+    const names = manager?.getPresetList?.()?.preset_names;
+    if (typeof names !== 'object' || names === null) return undefined;
+    return (Array.isArray(names) ? names : Object.keys(names)).flatMap((name) => {
+      const preset = typeof name === 'string' && name !== '' ? manager?.getCompletionPresetByName?.(name) : undefined;
+      return typeof preset === 'object' && preset !== null ? [{ name: (name as string).slice(0, 100), sampling: presetSampling(preset as Record<string, unknown>) }] : [];
+    });
+  } catch {
+    return undefined;
+  }
+}
+
+/** What a call on a profile runs with, reported to the background for the side panel. */
+export interface ProfileRanWith {
+  model?: string;
+  preset?: string;
+  sampling: SamplingValues;
+  /** Fields the profile's source does not take, left out (of the preset or the agent's own sampling). */
+  dropped: SamplingField[];
+}
+
+/**
+ * The sampling of one call on a profile: the profile's preset, the agent's own fields (in the call's
+ * body) on top, both filtered by the profile's source. Returns the body's sampling fields to set and
+ * which were dropped.
+ */
+export function profileCallSampling(preset: Record<string, unknown> | undefined, callBody: Record<string, unknown>, source: string): { sampling: SamplingValues; dropped: SamplingField[] } {
+  const own: SamplingValues = {};
+  for (const field of SAMPLING_FIELDS) if (callBody[field] !== undefined) own[field] = callBody[field] as number | string;
+  const { kept, dropped } = splitSampling({ ...(preset ? presetSampling(preset) : {}), ...own }, source);
+  return { sampling: kept, dropped };
+}
+
+/*
+ * Checked against SillyTavern 1.18.0 (https://github.com/jaidaken/SillyTavern/tree/1.18.0):
+ * - public/scripts/st-context.js: getContext().getPresetManager.
+ * - public/scripts/preset-manager.js: getPresetManager(apiId), PresetManager.getCompletionPresetByName(name)
+ *   and getPresetList() (`preset_names` is `{name: index}` for 'openai').
+ * - public/scripts/openai.js: the preset's keys (temp_openai, freq_pen_openai, pres_pen_openai, top_p_openai,
+ *   top_k_openai, min_p_openai, repetition_penalty_openai, openai_max_tokens, seed, reasoning_effort) and
+ *   reasoning_effort_types (auto, min, low, medium, high, max).
+ * - public/scripts/extensions/connection-manager/index.js: a profile's `preset` is the preset's name.
+ */
