@@ -78,6 +78,14 @@ export async function startCadenceHelpers(
       session.journal.note('cadence-skip', { invocationId: root.id, data: { agentId: profile.id, reason: error.message } });
     }
   }
+  // No tool result of the writer carries these (they come from no delegate call): they are stored
+  // now, in one step, and their children start once it is done.
+  const creations = session.creations.take(root.id);
+  if (creations.taskIds.length > 0) {
+    const write = session.saveStep({ invocations: creations.invocations, tasks: creations.taskIds.flatMap((id) => session.tasks.get(id) ?? []) });
+    creations.settle(write);
+    await write;
+  }
   return started;
 }
 
