@@ -77,6 +77,20 @@ export async function seedRunMemory(store: RunStore, run: AgentRun, snapshot: Pr
   }
 }
 
+/**
+ * A swipe or regenerate that reuses a start-of-turn helper's result (the ledger holds it for this
+ * message, so the helper is not run again) takes that helper's memory as the attempt that ran it
+ * left it: the helper saw the same chat up to this message, so its memory is right for this line too.
+ */
+export async function carryReusedHelperMemory(store: RunStore, runId: string, reused: readonly { agentId: string; fromRunId: string }[], now: number): Promise<void> {
+  for (const { agentId, fromRunId } of reused) {
+    const folder = agentMemoryFolder(agentId);
+    const left = (await runMemoryFiles(store, fromRunId))[agentId] ?? [];
+    for (const file of await store.listFiles(runId, folder)) await store.deleteFile(runId, file.path);
+    for (const file of left) await store.writeFile({ runId, path: `${folder}${file.path}`, content: file.content, updatedAt: now });
+  }
+}
+
 /** Every agent's memory files in the run's workspace, by agent id. */
 export async function runMemoryFiles(store: RunStore, runId: string): Promise<Record<string, MemoryFile[]>> {
   const agents: Record<string, MemoryFile[]> = {};

@@ -18,7 +18,7 @@ import { runRoot } from './root-run';
 import { RunSession, type RunSessionOptions, type RuntimeEnvironment } from './run-session';
 import { RunSuspendedError } from './run-signals';
 import { chatIdentityOf } from './chat-identity';
-import { seedRunMemory } from './agent-memory';
+import { carryReusedHelperMemory, seedRunMemory } from './agent-memory';
 import { asResumed, EARLIER_FOLDER, findEarlierResults, renderEarlierSection, takeEarlierResults, withEarlierSection } from './earlier-results';
 import { applyReviewDecision } from './task-review';
 import { withoutProgressLines } from './snapshot-without-progress';
@@ -147,6 +147,11 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
       });
       // Every agent's memory/ as it stood after the reply this turn continues (agent-memory.ts).
       await seedRunMemory(environment.store, run, snapshot, now);
+      const reused = cadence.heldByLedger.flatMap((held) => {
+        const result = earlier.find((candidate) => candidate.kind === 'same-message' && candidate.task.targetProfileId === held.id);
+        return result ? [{ agentId: held.id, fromRunId: result.task.runId }] : [];
+      });
+      await carryReusedHelperMemory(environment.store, runId, reused, now);
       const offered = await takeEarlierResults(environment.store, runId, earlier, now);
       start.onRunCreated?.(run);
       const session = createSession(environment, { run, snapshot, tasks: [], resolveModel: start.resolveModel, onProgress: start.onProgress, onReplyStream: start.onReplyStream, onEarlyReply: start.onEarlyReply, earlierResults: offered, lore: start.lore });
