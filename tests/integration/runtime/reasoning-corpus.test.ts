@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import type { ReplyStreamEvent } from '../../../src/runtime/reply-stream';
+import { pageReplyText } from '../../support/page-reply-text';
 import type { ScriptedTurn } from '../../support/scripted-model-types';
 import { delegateCritic, isCritic, isRoot, startHarness, type Harness } from './runtime-harness';
 
@@ -27,24 +28,6 @@ function verbatimTurn(shape: (typeof corpus)[number]): ScriptedTurn {
   return { verbatim: Array.isArray(shape.example) ? { sse: shape.example } : { json: shape.example } };
 }
 
-/** The page's text, built from the stream's events as a page's writer builds it. */
-function pageTextOf(events: readonly ReplyStreamEvent[]): string {
-  let text = '';
-  let breakDue = false;
-  let shownSinceDiscard = false;
-  for (const event of events) {
-    if (event.kind === 'reply-discarded') {
-      breakDue ||= shownSinceDiscard;
-      shownSinceDiscard = false;
-    } else if (event.kind === 'reply-delta' && event.text !== '') {
-      text += breakDue ? `\n\n${event.text}` : event.text;
-      breakDue = false;
-      shownSinceDiscard = true;
-    }
-  }
-  return text;
-}
-
 describe.each(corpus.map((shape) => [shape.id, shape] as const))('corpus reasoning shape %s', (_id, shape) => {
   test.each([
     ['answered at once', false],
@@ -60,6 +43,6 @@ describe.each(corpus.map((shape) => [shape.id, shape] as const))('corpus reasoni
 
     expect(actual.run.status).toBe("completed");
     expect(actual.reply).toBe(REPLY);
-    expect(pageTextOf(events)).toBe(actual.reply);
+    expect(pageReplyText(events)).toBe(actual.reply);
   });
 });

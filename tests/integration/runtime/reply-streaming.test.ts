@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import type { ReplyStreamEvent } from '../../../src/runtime/reply-stream';
+import { pageReplyText } from '../../support/page-reply-text';
 import { delegateCritic, isCritic, isRoot, startHarness, testProfiles, type Harness } from './runtime-harness';
 
 let harness: Harness;
@@ -22,22 +23,7 @@ function startRecording(options: { signal?: AbortSignal } = {}) {
   const textOf = (kind: 'reply-delta' | 'reasoning-delta') =>
     seen.flatMap(({ event }) => (event.kind === kind ? [event.text] : [])).join('');
   /** The reply text as a page's writer builds it: after a discard, the next text starts after a blank line. */
-  const pageText = () => {
-    let text = '';
-    let shownSinceDiscard = false;
-    let breakDue = false;
-    for (const { event } of seen) {
-      if (event.kind === 'reply-discarded') {
-        breakDue ||= shownSinceDiscard;
-        shownSinceDiscard = false;
-      } else if (event.kind === 'reply-delta' && event.text !== '') {
-        text += breakDue ? `\n\n${event.text}` : event.text;
-        breakDue = false;
-        shownSinceDiscard = true;
-      }
-    }
-    return text;
-  };
+  const pageText = () => pageReplyText(seen.map(({ event }) => event));
   return { seen, done, reply: () => textOf('reply-delta'), reasoning: () => textOf('reasoning-delta'), pageText };
 }
 

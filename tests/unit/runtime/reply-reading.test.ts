@@ -3,6 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { readAnswer } from '../../../src/model/checked-call';
 import { createRootReplyStream, type ReplyStreamEvent } from '../../../src/runtime/reply-stream';
+import { pageReplyText } from '../../support/page-reply-text';
 
 /**
  * One reading of an answer: whatever the model writes and however it is cut into deltas, the text
@@ -22,19 +23,7 @@ function streamed(content: string, toolNames: readonly string[], size: number, h
   for (let index = 0; index < content.length; index += size) turn.text(content.slice(index, index + size));
   const read = readAnswer({ message: { role: 'assistant', content }, finishReason: 'stop', usage: { promptTokens: 1, completionTokens: 1, totalTokens: 2 } }, toolNames);
   turn.end((read.result.message.tool_calls?.length ?? 0) > 0);
-  let page = '';
-  let breakDue = false;
-  let shownSinceDiscard = false;
-  for (const event of events) {
-    if (event.kind === 'reply-discarded') {
-      breakDue ||= shownSinceDiscard;
-      shownSinceDiscard = false;
-    } else if (event.kind === 'reply-delta' && event.text !== '') {
-      page += breakDue ? `\n\n${event.text}` : event.text;
-      breakDue = false;
-      shownSinceDiscard = true;
-    }
-  }
+  const page = pageReplyText(events);
   return { page, events, recorded: stream.pageReply(recordedText(content, toolNames)) };
 }
 
