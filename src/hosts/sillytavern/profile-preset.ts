@@ -7,8 +7,12 @@ import { SAMPLING_FIELDS, splitSampling, type SamplingField, type SamplingValues
  * taken: the preset's prompts are the chat's, an agent's prompt is its own.
  */
 
-/** Where a Chat Completion preset keeps each of {@link SAMPLING_FIELDS} (reasoning_effort is read apart). */
-const PRESET_KEYS = ['temp_openai', 'top_p_openai', 'top_k_openai', 'min_p_openai', 'freq_pen_openai', 'pres_pen_openai', 'repetition_penalty_openai', 'openai_max_tokens', 'seed'];
+/**
+ * Where a Chat Completion preset keeps each of {@link SAMPLING_FIELDS} (reasoning_effort is read
+ * apart): a preset names them as its file does (`temperature`), not as the open settings do
+ * (`temp_openai`; SillyTavern maps one onto the other when it loads a preset).
+ */
+const PRESET_KEYS = ['temperature', 'top_p', 'top_k', 'min_p', 'frequency_penalty', 'presence_penalty', 'repetition_penalty', 'openai_max_tokens', 'seed'];
 
 interface PresetManagerView {
   getCompletionPresetByName?: (name: string) => unknown;
@@ -100,8 +104,9 @@ export function profileCallSampling(preset: Record<string, unknown> | undefined,
  * - public/scripts/st-context.js: getContext().getPresetManager.
  * - public/scripts/preset-manager.js: getPresetManager(apiId), PresetManager.getCompletionPresetByName(name)
  *   and getPresetList() (`preset_names` is `{name: index}` for 'openai').
- * - public/scripts/openai.js: the preset's keys (temp_openai, freq_pen_openai, pres_pen_openai, top_p_openai,
- *   top_k_openai, min_p_openai, repetition_penalty_openai, openai_max_tokens, seed, reasoning_effort) and
- *   reasoning_effort_types (auto, min, low, medium, high, max).
+ * - public/scripts/openai.js: `settingsToUpdate`, the preset's keys (temperature, frequency_penalty,
+ *   presence_penalty, top_p, top_k, min_p, repetition_penalty, openai_max_tokens, seed, reasoning_effort)
+ *   and the open settings each loads into (temp_openai, freq_pen_openai, ...); reasoning_effort_types
+ *   (auto, min, low, medium, high, max). Checked by hand on a real 1.18 (docs/sillytavern-check.md).
  * - public/scripts/extensions/connection-manager/index.js: a profile's `preset` is the preset's name.
  */

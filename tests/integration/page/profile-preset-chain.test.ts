@@ -23,10 +23,10 @@ const isChecker = (request: ScriptedRequest) => request.systemText.includes('[[c
 const delegate = (agentId: string) => ({ name: 'agent_delegate', arguments: { agentId, task: { title: `Ask ${agentId}`, objective: 'One finding.' } } });
 const taskReturn = (summary: string) => ({ toolCalls: [{ name: 'task_return', arguments: { summary, status: 'completed' } }] });
 
-/** Chat Completion presets as SillyTavern keeps them: oai settings keys, and prompts Retinue leaves alone. */
+/** Chat Completion presets as SillyTavern keeps them: their file's keys, and prompts Retinue leaves alone. */
 const PRESETS: Record<string, Record<string, unknown>> = {
-  'Cold critic': { temp_openai: 0.05, top_p_openai: 0.4, freq_pen_openai: 0.1, pres_pen_openai: 0, openai_max_tokens: 320, seed: 42, prompts: [{ identifier: 'main', content: '[[preset prompt]]' }] },
-  'Hot brainstorm': { temp_openai: 1.6, top_p_openai: 0.98, top_k_openai: 80, min_p_openai: 0.02, repetition_penalty_openai: 1.2, openai_max_tokens: 900, seed: -1 },
+  'Cold critic': { temperature: 0.05, top_p: 0.4, frequency_penalty: 0.1, presence_penalty: 0, openai_max_tokens: 320, seed: 42, prompts: [{ identifier: 'main', content: '[[preset prompt]]' }] },
+  'Hot brainstorm': { temperature: 1.6, top_p: 0.98, top_k: 80, min_p: 0.02, repetition_penalty: 1.2, openai_max_tokens: 900, seed: -1 },
 };
 
 let server: ScriptedModelServer;

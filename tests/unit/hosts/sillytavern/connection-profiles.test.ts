@@ -97,13 +97,13 @@ describe("a connection profile's completion preset", () => {
   };
 
   test('is read by the name the profile gives it, never the page’s open one', () => {
-    const result = profileCallFields(withPresets({ Default: { temp_openai: 0.3 }, Open: { temp_openai: 1.9 } }), 'Cheap');
+    const result = profileCallFields(withPresets({ Default: { temperature: 0.3 }, Open: { temperature: 1.9 } }), 'Cheap');
 
-    expect(result).toMatchObject({ ok: true, preset: { name: 'Default', settings: { temp_openai: 0.3 } } });
+    expect(result).toMatchObject({ ok: true, preset: { name: 'Default', settings: { temperature: 0.3 } } });
   });
 
   test('one the page no longer has refuses the call, naming the preset', () => {
-    expect(profileCallFields(withPresets({ Open: { temp_openai: 1.9 } }), 'Cheap')).toEqual({ ok: false, refusal: 'profile-preset-missing', source: 'openrouter', preset: 'Default' });
+    expect(profileCallFields(withPresets({ Open: { temperature: 1.9 } }), 'Cheap')).toEqual({ ok: false, refusal: 'profile-preset-missing', source: 'openrouter', preset: 'Default' });
   });
 
   test('a page without a preset manager runs the profile without its preset', () => {

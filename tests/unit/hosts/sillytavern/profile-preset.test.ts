@@ -1,15 +1,15 @@
 import { describe, expect, test } from 'vitest';
 import { listCompletionPresets, presetSampling, profileCallSampling, readCompletionPreset } from '../../../../src/hosts/sillytavern/profile-preset';
 
-/** A Chat Completion preset as SillyTavern 1.18 keeps one (oai settings keys), with prompts it also holds. */
+/** A Chat Completion preset as SillyTavern 1.18 keeps one (its file's keys), with prompts it also holds. */
 const coldPreset = {
-  temp_openai: 0.1,
-  top_p_openai: 0.5,
-  top_k_openai: 20,
-  min_p_openai: 0.1,
-  freq_pen_openai: 0.2,
-  pres_pen_openai: 0.3,
-  repetition_penalty_openai: 1.15,
+  temperature: 0.1,
+  top_p: 0.5,
+  top_k: 20,
+  min_p: 0.1,
+  frequency_penalty: 0.2,
+  presence_penalty: 0.3,
+  repetition_penalty: 1.15,
   openai_max_tokens: 250,
   seed: 11,
   reasoning_effort: 'min',
@@ -43,13 +43,13 @@ describe('a SillyTavern completion preset', () => {
   });
 
   test('a random seed (-1), top_k 0 (off) and reasoning effort auto are not sent', () => {
-    expect(presetSampling({ temp_openai: 1, seed: -1, top_k_openai: 0, reasoning_effort: 'auto' })).toEqual({ temperature: 1 });
+    expect(presetSampling({ temperature: 1, seed: -1, top_k: 0, reasoning_effort: 'auto' })).toEqual({ temperature: 1 });
   });
 
   test('is found by its name through getContext().getPresetManager("openai"), and the page’s names are listed', () => {
-    const page = pageWith({ Cold: coldPreset, Hot: { temp_openai: 1.4 } });
+    const page = pageWith({ Cold: coldPreset, Hot: { temperature: 1.4 } });
 
-    expect(readCompletionPreset(page, 'Hot')).toEqual({ kind: 'found', settings: { temp_openai: 1.4 } });
+    expect(readCompletionPreset(page, 'Hot')).toEqual({ kind: 'found', settings: { temperature: 1.4 } });
     expect(readCompletionPreset(page, 'Gone')).toEqual({ kind: 'missing' });
     expect(listCompletionPresets(page)).toEqual([{ name: 'Cold', sampling: presetSampling(coldPreset) }, { name: 'Hot', sampling: { temperature: 1.4 } }]);
   });
