@@ -64,16 +64,3 @@ export function loreProposalsOf(journal: readonly JournalEvent[]): LoreProposalV
   }
   return proposals;
 }
-
-/** What each helper looked up in the lorebooks, by helper, in order and without repeats. */
-export function loreLookupsOf(journal: readonly JournalEvent[]): { by: string; labels: string[] }[] {
-  const byHelper = new Map<string, Set<string>>();
-  for (const event of journal) {
-    if (event.type !== 'lore-lookup') continue;
-    const by = event.data.workspaceKey ?? 'writer';
-    const labels = byHelper.get(by) ?? new Set<string>();
-    for (const label of event.data.labels ?? []) labels.add(label);
-    byHelper.set(by, labels);
-  }
-  return [...byHelper].filter(([, labels]) => labels.size > 0).map(([by, labels]) => ({ by, labels: [...labels] }));
-}

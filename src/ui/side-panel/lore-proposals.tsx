@@ -1,6 +1,6 @@
 import type { JournalEvent } from '../../records/journal';
 import { t } from '../ui-text';
-import { lineDiff, loreLookupsOf, loreProposalsOf, type LoreProposalView } from './lore-diff';
+import { lineDiff, loreProposalsOf, type LoreProposalView } from './lore-diff';
 
 export interface LoreProposalsProps {
   journal: readonly JournalEvent[];
@@ -9,36 +9,20 @@ export interface LoreProposalsProps {
 
 /**
  * The lorebook changes the run's helpers proposed, each with its difference to the entry and Apply /
- * Discard (only Apply writes, through the page's own `saveWorldInfo`), and what they looked up.
+ * Discard (only Apply writes, through the page's own `saveWorldInfo`). What a helper looked up in
+ * the lorebooks is listed with its task (task-lookups.ts).
  */
 export function LoreProposals({ journal, onDecide }: LoreProposalsProps) {
   const proposals = loreProposalsOf(journal);
-  const lookups = loreLookupsOf(journal);
-  if (proposals.length === 0 && lookups.length === 0) return null;
+  if (proposals.length === 0) return null;
   return (
     <section class="lore-proposals" aria-labelledby="lore-proposals-title">
-      {proposals.length > 0 && (
-        <>
-          <h3 id="lore-proposals-title">{t('sidepanel_lore_heading', proposals.length)}</h3>
-          <ul>
-            {proposals.map((proposal) => (
-              <LoreProposalCard key={proposal.proposalId} proposal={proposal} onDecide={onDecide} />
-            ))}
-          </ul>
-        </>
-      )}
-      {lookups.length > 0 && (
-        <details class="lore-lookups">
-          <summary id={proposals.length === 0 ? 'lore-proposals-title' : undefined}>{t('sidepanel_lore_lookups')}</summary>
-          <ul>
-            {lookups.map((lookup) => (
-              <li key={lookup.by}>
-                <strong>{lookup.by}</strong>: {lookup.labels.join(', ')}
-              </li>
-            ))}
-          </ul>
-        </details>
-      )}
+      <h3 id="lore-proposals-title">{t('sidepanel_lore_heading', proposals.length)}</h3>
+      <ul>
+        {proposals.map((proposal) => (
+          <LoreProposalCard key={proposal.proposalId} proposal={proposal} onDecide={onDecide} />
+        ))}
+      </ul>
     </section>
   );
 }

@@ -51,6 +51,10 @@ function lookupOf(event: JournalEvent): TaskLookup | undefined {
     const key = event.data.cut === true ? 'sidepanel_lookup_chat_read_cut' : 'sidepanel_lookup_chat_read';
     return { kind: 'chat-messages', label: t(key, messageNumbersText(numbers)) };
   }
+  if (event.type === 'lore-lookup') {
+    const labels = event.data.labels ?? [];
+    return labels.length === 0 ? undefined : { kind: 'lore', label: t('sidepanel_lookup_lore', labels.join(', ')) };
+  }
   return undefined;
 }
 

@@ -28,6 +28,17 @@ describe('what a task looked up', () => {
     expect(messageNumbersText(Array.from({ length: 20 }, (_, index) => index * 2 + 1))).toBe('#1, #3, #5, #7, #9, #11, #13, #15, #17, #19, #21, #23 and 8 more');
   });
 
+  it('lists what a task looked up in the lorebooks beside its chat lookups', async () => {
+    await store.appendJournal({ runId: 'run-1', type: 'chat-searched', taskId: 'checker', data: { query: 'glade', found: 1, messages: [6] } });
+    await store.appendJournal({ runId: 'run-1', type: 'lore-lookup', taskId: 'checker', data: { tool: 'lore.search', labels: ['"shadowfang"', 'Eldoria #1'] } });
+    await store.appendJournal({ runId: 'run-1', type: 'lore-lookup', taskId: 'checker', data: { tool: 'lore.read', labels: [] } });
+
+    expect(taskLookups(await store.readJournal('run-1'), 'checker')).toEqual([
+      { kind: 'chat-search', label: 'Searched the chat for “glade”: 1 found (#6)' },
+      { kind: 'lore', label: 'Looked in the lorebooks: "shadowfang", Eldoria #1' },
+    ]);
+  });
+
   it('lists each search and read of the task, in order, and nothing of other tasks', async () => {
     const task = buildTask({ id: 'checker', runId: 'run-1', workspaceKey: 'continuity-checker', status: 'completed', task: { title: 'Check continuity', objective: 'o' } });
     const other = buildTask({ id: 'critic', runId: 'run-1', workspaceKey: 'scene-critic', status: 'completed', task: { title: 'Critique', objective: 'o' } });
