@@ -1,4 +1,5 @@
 import type { JournalEvent, JournalEventOfType } from '../../records/journal';
+import type { LoreProposalInput } from '../../tools/lore-books';
 
 /** One line of a diff: kept, removed (the entry as it was) or added (the proposal). */
 export interface DiffLine {
@@ -27,16 +28,10 @@ export function lineDiff(before: string, after: string): DiffLine[] {
 }
 
 /** A lore proposal as the side panel shows it, with its decision once made. */
-export interface LoreProposalView {
+export interface LoreProposalView extends LoreProposalInput {
   proposalId: string;
   /** The helper that proposed it (its task name). */
   by: string;
-  book: string;
-  uid?: number;
-  keys: string[];
-  content: string;
-  reason: string;
-  before?: { keys: string[]; content: string; title: string };
   end?: { state: 'applied' | 'discarded'; uid?: number; created?: boolean };
 }
 
