@@ -9,6 +9,7 @@ import { browserLorePages, saveLoreThroughTabs, tabsOfOrigin } from '../src/back
 import { installRunRetention } from '../src/background/run-retention';
 import { installRunService } from '../src/background/run-service';
 import { installSiteControls } from '../src/extension/site-controls';
+import { originsSwitchedOn } from '../src/settings/sites-on';
 
 export default defineBackground(() => {
   // Page-hook registrations and the toolbar switch follow the settings document.
@@ -28,6 +29,13 @@ export default defineBackground(() => {
     sendGuidance: (runId, request) => context.sendGuidance(runId, request),
     runAgent: (runId, agentId) => context.runAgent(runId, agentId),
     decideLore: async (runId, proposalId, decision) =>
-      decideLoreProposal({ store: await context.getStore(), runId, proposalId, decision, save: async (origin, change) => saveLoreThroughTabs(await tabsOfOrigin(origin), change, browserLorePages) }),
+      decideLoreProposal({
+        store: await context.getStore(),
+        runId,
+        proposalId,
+        decision,
+        isSiteOn: async (origin) => originsSwitchedOn(await context.getSettings()).includes(origin),
+        save: async (origin, change) => saveLoreThroughTabs(await tabsOfOrigin(origin), change, browserLorePages),
+      }),
   });
 });

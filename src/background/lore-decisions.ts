@@ -10,6 +10,8 @@ export interface LoreDecisionOptions {
   runId: string;
   proposalId: string;
   decision: LoreDecision;
+  /** Whether Retinue is switched on for the run's site now: a site switched off is not written to. */
+  isSiteOn(origin: string): Promise<boolean>;
   /** Writes the change through a page of the run's site; undefined: no page answered. */
   save(origin: string, change: LoreChange): Promise<LoreSaveAnswer | undefined>;
   now?: () => number;
@@ -44,6 +46,9 @@ export async function decideLoreProposal(options: LoreDecisionOptions): Promise<
   }
   const change = loreChangeSchema.safeParse({ book: proposal.data.book, uid: proposal.data.uid, keys: proposal.data.keys, content: proposal.data.content });
   if (!change.success) return { ok: false, code: 'lore-proposal-invalid', message: 'That lore proposal is incomplete and cannot be applied; discard it.' };
+  if (!(await options.isSiteOn(run.origin))) {
+    return { ok: false, code: 'lore-site-off', message: `Retinue is switched off for ${run.origin}, so it writes nothing into its lorebooks. Switch it on for that site and apply again, or discard this proposal.` };
+  }
   const saved = await options.save(run.origin, change.data);
   if (!saved) return { ok: false, code: 'lore-page-missing', message: `No open SillyTavern page of ${run.origin} answered. Open the chat there (with Retinue on) and apply again.` };
   if (!saved.ok) {

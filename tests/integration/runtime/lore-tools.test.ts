@@ -66,6 +66,7 @@ test('on SillyTavern a child lists the activated entries, finds one that did not
 
   // Only the user's Apply writes it, through the page's saveWorldInfo.
   const applied = await decideLoreProposal({
+      isSiteOn: async () => true,
     store: harness.store,
     runId: outcome.run.id,
     proposalId: String(proposal?.data.proposalId),

@@ -35,6 +35,7 @@ class Decide implements fc.AsyncCommand<Model, Real> {
     const index = this.pick % model.proposals.length;
     const savesBefore = real.page.saves.length;
     const outcome = await decideLoreProposal({
+      isSiteOn: async () => true,
       store: real.store,
       runId: 'run-1',
       proposalId: `p${index}`,

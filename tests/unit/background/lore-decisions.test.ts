@@ -18,9 +18,10 @@ async function propose(data: Record<string, unknown>): Promise<void> {
   await store.appendJournal({ runId: 'run-1', type: 'lore-proposal', taskId: 'task-1', data: { proposalId: 'p1', workspaceKey: 'lore-keeper', reason: 'Told in #4.', ...data } });
 }
 
-function decide(decision: LoreDecision, page = createLoreWindow(), answers = true) {
+function decide(decision: LoreDecision, page = createLoreWindow(), answers = true, siteOn = true) {
   const origins: string[] = [];
   const outcome = decideLoreProposal({
+    isSiteOn: async () => siteOn,
     store,
     runId: 'run-1',
     proposalId: 'p1',
@@ -86,4 +87,20 @@ test('an entry gone from the book, or no page to write through, is said plainly 
 
 test('an unknown proposal is refused', async () => {
   expect(await decide('apply').outcome).toMatchObject({ ok: false, code: 'lore-proposal-missing' });
+});
+
+test('Apply on a site switched off writes nothing and says how to go on; Discard still works', async () => {
+  await propose({ book: 'Mira', uid: 0, keys: ['Mira'], content: 'Changed.' });
+
+  const applied = decide('apply', createLoreWindow(), true, false);
+
+  expect(await applied.outcome).toEqual({
+    ok: false,
+    code: 'lore-site-off',
+    message: 'Retinue is switched off for http://127.0.0.1:8000, so it writes nothing into its lorebooks. Switch it on for that site and apply again, or discard this proposal.',
+  });
+  expect(applied.page.saves).toEqual([]);
+  expect(applied.origins).toEqual([]);
+  expect(await ends()).toEqual([]);
+  expect(await decide('discard', createLoreWindow(), true, false).outcome).toEqual({ ok: true });
 });
