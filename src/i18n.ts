@@ -37,3 +37,20 @@ export function t(key: MessageKey, substitutions?: string | string[]): string {
   }
   return englishMessage(key, values) ?? key;
 }
+
+/**
+ * The message for `key` only where the browser's language has a translation of its own: undefined
+ * for an unknown key, where `browser.i18n` is unavailable, or where the browser falls back to the
+ * English text. For texts the background composed in English with the details filled in, which the
+ * English interface shows as they are and other languages replace with their own words.
+ */
+export function translatedMessage(key: string): string | undefined {
+  const english = englishMessage(key, []);
+  if (english === undefined) return undefined;
+  try {
+    const message = browser.i18n.getMessage(key as never);
+    return message && message !== english ? message : undefined;
+  } catch {
+    return undefined;
+  }
+}

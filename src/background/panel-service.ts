@@ -165,7 +165,7 @@ export function installPanelService(dependencies: PanelServiceDependencies): () 
   /** A side-panel-only action whose refusal is told back to that panel. */
   function sidePanelAction(client: PanelClient, name: string, act: () => Promise<PanelActionOutcome> | undefined): void {
     if (!isSidePanel(client.port)) {
-      post(client, { type: 'panel-error', code: `${name}-refused`, message: 'This is done from the side panel only; open the side panel and try there.' });
+      post(client, { type: 'panel-error', code: `${name}-side-panel-only`, message: 'This is done from the side panel only; open the side panel and try there.' });
       return;
     }
     const done = act() ?? Promise.resolve<PanelActionOutcome>({ ok: false, code: `${name}-unavailable`, message: 'This background cannot do that yet; reload the extension.' });

@@ -74,7 +74,7 @@ describe('guidance notes and the Run button through the panel service', () => {
     panel.send({ type: 'send-guidance', runId: 'run-a', text: 'x'.repeat(2_001) });
     await settle();
     expect(calls).toEqual([]);
-    expect(errors(options.received)).toEqual(['guidance-refused', 'run-agent-refused']);
+    expect(errors(options.received)).toEqual(['guidance-side-panel-only', 'run-agent-side-panel-only']);
     expect(errors(panel.received)).toEqual(['panel-message-invalid']);
   });
 });
