@@ -69,8 +69,14 @@ export function createOriginStorageQuota(options: OriginStorageQuotaOptions): Or
     }
     const bytes = baseline.bytes + Math.max(0, written - baseline.written);
     if (run.status !== 'running' && run.storedBytes !== bytes) {
-      await store.putRun({ ...run, storedBytes: bytes });
-      baselines.set(run.id, { bytes, written: store.writtenBytes?.(run.id)?.total ?? written });
+      // Kept for the next background; the turn that asked need not wait for the write. The record's
+      // own growth by the field is not the run's: the baseline takes the count after the write.
+      const kept = { bytes, written };
+      baselines.set(run.id, kept);
+      void store.putRun({ ...run, storedBytes: bytes }).then(
+        () => baselines.get(run.id) === kept && baselines.set(run.id, { bytes, written: store.writtenBytes?.(run.id)?.total ?? written }),
+        (error: unknown) => console.error("Retinue: a run's stored size could not be kept.", error),
+      );
     }
     return bytes;
   }

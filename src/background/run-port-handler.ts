@@ -242,17 +242,21 @@ export function serveRunPort(port: RunServicePort, dependencies: RunPortDependen
     }
     // The site's stored runs stay under its quota: oldest pruned first; if still over, the turn passes through.
     const quota = dependencies.storageQuota;
-    if (quota && !(await quota.admit(origin as string, utf8Bytes(JSON.stringify(reading.snapshot))))) {
+    // The quota's reads, the site's lending and the runtime are independent: read side by side.
+    const [admitted, lending, runtime] = await Promise.all([
+      quota ? quota.admit(origin as string, utf8Bytes(JSON.stringify(reading.snapshot))) : true,
+      lendingOf(origin as string),
+      dependencies.context.getRuntime(),
+    ]);
+    if (!admitted) {
       dependencies.recordNotice(origin as string, {
         code: 'limit-origin-storage',
         messageKey: 'page_notice_limit_origin_storage',
-        substitutions: [String(Math.round(quota.quotaBytes / (1024 * 1024)))],
+        substitutions: [String(Math.round((quota?.quotaBytes ?? 0) / (1024 * 1024)))],
       });
       post({ type: 'pass-through' });
       return undefined;
     }
-    const lending = await lendingOf(origin as string);
-    const runtime = await dependencies.context.getRuntime();
     runUnderway = true;
     return runtime.startRun({
       origin: origin as string,
