@@ -174,6 +174,8 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
       const tasks = await store.listTasks(runId);
       // The run's usage is saved at its end; until then each invocation's, saved every round, is the truth.
       const invocations = await store.listInvocations(runId);
+      // What the stopped worker wrote counts toward the run's history cap here too.
+      store.countStored?.({ files: [snapshotFile], invocations });
       const usage = invocations.reduce((total, invocation) => addUsage(total, invocation.usage), emptyUsage());
       // The earlier results this run was offered when it started, read by today's rule (a decision since may have changed one).
       const runFiles = new Set((await store.listFiles(runId, EARLIER_FOLDER)).map((file) => file.path));

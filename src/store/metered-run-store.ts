@@ -3,6 +3,7 @@ import type { AgentRun } from '../records/run';
 import type { AgentTaskRecord } from '../records/task';
 import type { WorkspaceFile } from '../records/workspace-file';
 import { PROMPT_SNAPSHOT_PATH } from '../hosts/prompt-snapshot';
+import { snapshotMessagesOf, snapshotPositions } from './history-records';
 import type { RunStore, WrittenBytes } from './run-store';
 
 /** The bytes of `text` in UTF-8, the way a JSON record is counted. */
@@ -29,6 +30,8 @@ interface RunMeter {
   slots: Map<string, { bytes: number; history: boolean }>;
   /** Messages of each invocation's history already counted. */
   messagesCounted: Map<string, number>;
+  /** The prompt snapshot's text, until a root's history is counted against it (then its messages' JSON texts). */
+  snapshot?: string | ReadonlySet<string>;
   total: number;
   history: number;
 }
@@ -40,8 +43,8 @@ interface RunMeter {
  * counted once. History bytes are the prompt snapshot file and every invocation's messages, except the
  * page's chat a new root starts with, which the store keeps as references to the snapshot
  * (docs/run-store.md). Counts are of this store object's life: a run that began before it (a worker
- * restart) counts from its first write here, and each history counts whole the first time it is saved
- * again. Reads pass through.
+ * restart) counts what the runtime read back of it (`countStored`: a resumed run's snapshot and
+ * histories) and what it writes here. Reads pass through.
  *
  * @example
  * const store = meteredRunStore(innerStore);
@@ -75,14 +78,23 @@ export function meteredRunStore(inner: RunStore): RunStore {
     if (history) meter.history += bytes;
   }
 
+  /** The JSON texts of the run's snapshot messages, as the store matches them (read once per run). */
+  function snapshotTexts(meter: RunMeter): ReadonlySet<string> | undefined {
+    if (typeof meter.snapshot === 'string') meter.snapshot = new Set(snapshotPositions(snapshotMessagesOf({ content: meter.snapshot })).keys());
+    return meter.snapshot;
+  }
+
   function countInvocation(invocation: AgentInvocation, tasks: readonly AgentTaskRecord[]): void {
     const { messages, ...state } = invocation;
     keep(invocation.runId, `invocation:${invocation.id}`, jsonBytes(state));
     const meter = meterOf(invocation.runId);
     const counted = meter.messagesCounted.get(invocation.id) ?? 0;
-    // A root not yet started holds the page's chat, which the store refers to in the snapshot.
-    const byReference = invocation.kind === 'root' && invocation.status === 'created';
-    if (!byReference) for (let index = counted; index < messages.length; index += 1) append(invocation.runId, jsonBytes(messages[index]), true);
+    // The page's chat in a root's history is kept as references to the snapshot (history-records.ts): not counted twice.
+    const inSnapshot = invocation.kind === 'root' && counted < messages.length ? snapshotTexts(meter) : undefined;
+    for (let index = counted; index < messages.length; index += 1) {
+      const text = JSON.stringify(messages[index]) ?? '';
+      if (!inSnapshot?.has(text)) append(invocation.runId, utf8Bytes(text), true);
+    }
     meter.messagesCounted.set(invocation.id, Math.max(counted, messages.length));
     for (const task of tasks) countTask(task);
   }
@@ -92,7 +104,11 @@ export function meteredRunStore(inner: RunStore): RunStore {
     keep(run.id, 'run', jsonBytes(record));
   };
   const countTask = (task: AgentTaskRecord): void => keep(task.runId, `task:${task.id}`, jsonBytes(task));
-  const countFile = (file: WorkspaceFile): void => keep(file.runId, `file:${file.path}`, jsonBytes(file), file.path === PROMPT_SNAPSHOT_PATH);
+  const countFile = (file: WorkspaceFile): void => {
+    const isSnapshot = file.path === PROMPT_SNAPSHOT_PATH;
+    if (isSnapshot) meterOf(file.runId).snapshot = file.content;
+    keep(file.runId, `file:${file.path}`, jsonBytes(file), isSnapshot);
+  };
 
   return {
     async putRun(run) {
@@ -151,6 +167,10 @@ export function meteredRunStore(inner: RunStore): RunStore {
     listFiles: (runId, prefix) => inner.listFiles(runId, prefix),
     pruneRuns: (olderThan) => inner.pruneRuns(olderThan),
     close: () => inner.close(),
+    countStored(records) {
+      for (const file of records.files ?? []) countFile(file);
+      for (const invocation of records.invocations ?? []) countInvocation(invocation, []);
+    },
     writtenBytes(runId): WrittenBytes | undefined {
       const meter = runs.get(runId);
       return meter ? { total: meter.total, history: meter.history } : undefined;

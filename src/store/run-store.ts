@@ -97,6 +97,11 @@ export interface RunStore {
    * for a run it wrote nothing of, or a store that does not count (`openRunStore` does).
    */
   writtenBytes?(runId: string): WrittenBytes | undefined;
+  /**
+   * Counts records another store object wrote, read back now (a run resumed by a new worker: its
+   * snapshot and histories), as if this one had written them, so `writtenBytes` covers the whole run.
+   */
+  countStored?(records: { files?: readonly WorkspaceFile[]; invocations?: readonly AgentInvocation[] }): void;
 
   /** Deletes runs created before `olderThan` that are not running; returns how many. */
   pruneRuns(olderThan: number): Promise<number>;

@@ -1,5 +1,5 @@
 import { afterEach, expect, test } from 'vitest';
-import { delegate, isChecker, isCritic, isRoot, startHarness, type Harness } from './runtime-harness';
+import { delegate, isChecker, isCritic, isRoot, snapshot, startHarness, type Harness } from './runtime-harness';
 
 let harness: Harness;
 afterEach(async () => {
@@ -53,4 +53,34 @@ test('a run within its history cap is not stopped, and the cap is fixed on its r
   expect(actual.reply).toBe('A short reply.');
   expect(actual.run.historyCapBytes).toBe(16 * 1024 * 1024);
   expect((await harness.journal(actual.run.id)).some((event) => event.type === 'history-cap-reached')).toBe(false);
+});
+
+test('a run resumed by a new worker counts what the stopped one wrote toward its history cap', async () => {
+  harness = await startHarness();
+  // The page's chat alone is most of the cap: 15,000 of the run's 20,000 bytes.
+  const longChat = { ...snapshot, messages: [...snapshot.messages.slice(0, -1), { role: 'user' as const, content: `Remember: ${'y'.repeat(15_000)}` }, ...snapshot.messages.slice(-1)] };
+  const stopping = harness.newRuntime(undefined, { historyCapBytes: 20_000 });
+  harness.server.queue(isRoot, { toolCalls: [delegate('scene-critic', 'Critique')] }, { toolCalls: [{ name: 'agent_await', arguments: {} }] }, { content: 'The reply, within the size.' });
+  let criticAsked: () => void = () => undefined;
+  const asked = new Promise<void>((resolve) => (criticAsked = resolve));
+  harness.queueLater(
+    isCritic,
+    () => (criticAsked(), { fault: 'hang' as const }),
+    // After the restart: 6,000 more bytes take the run past 20,000, so the critic's next call is its wrap-up.
+    { content: `Notes: ${'x'.repeat(6_000)}`, toolCalls: [{ name: 'workspace_list', arguments: {} }] },
+    { toolCalls: [{ name: 'task_return', arguments: { summary: 'What I had at the size limit.' } }] },
+  );
+  const stopped = harness.startOn(stopping, { snapshot: longChat });
+  await asked;
+  await stopping.shutdown();
+  const { run, suspended } = await stopped;
+  expect(suspended).toBe(true);
+
+  const resumed = await harness.newRuntime(await harness.reopenStore()).resumeRun(run.id, { resolveModel: harness.resolveModel });
+
+  expect(resumed.run.status).toBe('completed');
+  const criticRequests = harness.server.requests.filter(isCritic);
+  expect(criticRequests.at(-1)?.toolNames).toEqual(['task_return']);
+  expect(criticRequests.at(-1)?.allText).toContain('as much history as Retinue keeps for one turn');
+  expect((await harness.journal(run.id)).filter((event) => event.type === 'history-cap-reached')).toHaveLength(1);
 });

@@ -75,6 +75,8 @@ export interface Harness {
    * given; `now` shifts its clock (a restart that came later); `journalIdleMs` as the runtime takes it.
    */
   newRuntime(store?: RunStore, options?: Partial<Omit<AgentRuntimeOptions, 'store'>>): AgentRuntime;
+  /** The same database opened again, as a restarted worker opens it: a store object that has written nothing yet. */
+  reopenStore(): Promise<RunStore>;
   /** Starts a run on `runtime` the way `start` does on the harness's own runtime. */
   startOn(runtime: AgentRuntime, options?: Partial<StartRunOptions>): Promise<RunOutcome>;
   start(options?: Partial<StartRunOptions>): Promise<RunOutcome>;
@@ -98,7 +100,9 @@ export interface HarnessOptions {
 /** A scripted server, a fresh store and a runtime whose every model call goes through the real SDK. */
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const server = await startScriptedModelServer();
-  const store = await openRunStore({ name: uniqueDatabaseName() });
+  const databaseName = uniqueDatabaseName();
+  const store = await openRunStore({ name: databaseName });
+  const reopened: RunStore[] = [];
   const progress: string[] = [];
   const runtimeOptions: AgentRuntimeOptions = {
     store,
@@ -119,6 +123,11 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     progress,
     resolveModel,
     newRuntime: (otherStore, other = {}) => createAgentRuntime({ ...runtimeOptions, store: otherStore ?? store, ...other }),
+    async reopenStore() {
+      const again = await openRunStore({ name: databaseName });
+      reopened.push(again);
+      return again;
+    },
     startOn: (other, start = {}) =>
       other.startRun({ origin: 'http://127.0.0.1:8000', adapter: 'openai-chat', snapshot, resolveModel, onProgress: (line) => progress.push(line), ...start }),
     start: (start = {}) =>
@@ -143,6 +152,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     async close() {
       await runtime.shutdown();
       await server.close();
+      for (const again of reopened) again.close();
       store.close();
     },
   };

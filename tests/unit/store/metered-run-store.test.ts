@@ -45,6 +45,17 @@ test('the store counts what each write adds: kept records by their size now, his
   expect(Math.abs(measured - chatJson - written)).toBeLessThan(200);
 });
 
+test('a root stored running with its first step (as a run starts) counts the page\'s chat once, in the snapshot', async () => {
+  await store.saveStep({
+    run: buildRun({ status: 'running' }),
+    files: [{ runId: 'run-1', path: PROMPT_SNAPSHOT_PATH, content: JSON.stringify({ messages: chat }), updatedAt: 1 }],
+    invocations: [buildInvocation({ id: 'root', status: 'running', messages: [{ role: 'system', content: 'You write the reply.' }, ...chat] })],
+  });
+  const history = store.writtenBytes?.('run-1')?.history ?? 0;
+  expect(history).toBeGreaterThan(5_000);
+  expect(history).toBeLessThan(5_200);
+});
+
 test('a step stored in one transaction counts as its writes one by one would', async () => {
   const child = buildInvocation({ id: 'child', kind: 'subagent', profileId: 'critic', exitPolicy: 'taskReturnRequired', messages: [{ role: 'user', content: 'b'.repeat(2_000) }] });
   await store.saveStep({
