@@ -8,7 +8,8 @@ export const GUIDANCE_MAX_NOTES = 30;
 /**
  * A note the user sent from the side panel to one running invocation of a run (the root, or the
  * child working on a task): stored on the run record when sent, so a worker stop before it reached
- * the model loses nothing; `appliedAt` once it went into that invocation's next model request.
+ * the model loses nothing; `appliedAt` and `appliedRound` once it went into that invocation's next
+ * model request (an ordinary round, a nudge or the wrap-up).
  */
 export const guidanceNoteSchema = z.object({
   id: z.string().min(1).max(100),
@@ -18,6 +19,8 @@ export const guidanceNoteSchema = z.object({
   text: z.string().min(1).max(GUIDANCE_MAX_CHARS),
   sentAt: z.number(),
   appliedAt: z.number().optional(),
+  /** The invocation's model call (1 for its first) whose request carried the note. */
+  appliedRound: z.number().int().min(1).optional(),
 });
 export type GuidanceNote = z.infer<typeof guidanceNoteSchema>;
 

@@ -51,21 +51,40 @@ export async function sendGuidance(session: RunSession, request: unknown): Promi
 }
 
 /**
- * Before an invocation's next model request: its notes not applied yet become user messages at the
- * end of its history (saved first), then are marked applied on the run record. A note whose message
- * the history already holds (a stop came between the two writes) is only marked.
+ * The pending notes whose message the history does not hold yet. Messages are counted, not just
+ * looked up, so a second note in the same words as one applied earlier still goes in.
+ */
+function notesNotInHistory(driver: InvocationDriver, pending: readonly GuidanceNote[]): GuidanceNote[] {
+  const unclaimed = new Map<string, number>();
+  for (const message of driver.invocation.messages) {
+    if (message.role === 'user' && typeof message.content === 'string') unclaimed.set(message.content, (unclaimed.get(message.content) ?? 0) + 1);
+  }
+  const claim = (text: string): boolean => {
+    const count = unclaimed.get(text) ?? 0;
+    if (count > 0) unclaimed.set(text, count - 1);
+    return count > 0;
+  };
+  // Notes applied before hold their messages; the pending ones come after them in the history.
+  for (const note of driver.session.run.guidance ?? []) if (note.invocationId === driver.invocation.id && note.appliedAt !== undefined) claim(noteMessageText(note.text));
+  return pending.filter((note) => !claim(noteMessageText(note.text)));
+}
+
+/**
+ * Before an invocation's next model request (an ordinary round, the one after a nudge, or the
+ * wrap-up): its notes not applied yet become user messages at the end of its history (saved first),
+ * then are marked applied on the run record with that call's round. A note whose message the history
+ * already holds (a stop came between the two writes) is only marked.
  */
 export async function applyGuidance(driver: InvocationDriver): Promise<void> {
   const { session } = driver;
   const pending = (session.run.guidance ?? []).filter((note) => note.invocationId === driver.invocation.id && note.appliedAt === undefined);
   if (pending.length === 0) return;
-  const present = new Set(driver.invocation.messages.filter((message) => message.role === 'user' && typeof message.content === 'string').map((message) => message.content as string));
-  const missing = pending.filter((note) => !present.has(noteMessageText(note.text)));
+  const missing = notesNotInHistory(driver, pending);
   if (missing.length > 0) await appendAndSave(driver, ...missing.map((note) => ({ role: 'user' as const, content: noteMessageText(note.text) })));
   const now = session.now();
-  const applied = new Set(pending.map((note) => note.id));
-  session.run = { ...session.run, guidance: (session.run.guidance ?? []).map((note) => (applied.has(note.id) ? { ...note, appliedAt: now } : note)) };
-  await session.store.putRun(session.run);
   const round = driver.invocation.usage.rounds + 1;
+  const applied = new Set(pending.map((note) => note.id));
+  session.run = { ...session.run, guidance: (session.run.guidance ?? []).map((note) => (applied.has(note.id) ? { ...note, appliedAt: now, appliedRound: round } : note)) };
+  await session.store.putRun(session.run);
   for (const note of pending) session.journal.note('guidance-applied', { ...journalIds(driver), data: { noteId: note.id, round } });
 }

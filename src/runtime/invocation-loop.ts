@@ -16,8 +16,11 @@ function refusedRequest(error: unknown): boolean {
 /**
  * The one last call after the cap: a child may only call `task_return` (or, where the provider
  * refuses to be made to call one, gets no tools and answers in text); the root gets no tools.
+ * Notes the user sent go into it as into any request; a resumed wrap-up comes through here again,
+ * and a note already applied (or already in the history) is not added twice (guidance.ts).
  */
 async function wrapUpTurn(driver: InvocationDriver): Promise<void> {
+  await applyGuidance(driver);
   try {
     await runModelTurn(driver, prepareWrapUp(driver));
   } catch (error) {
@@ -44,7 +47,7 @@ async function takeModelTurn(driver: InvocationDriver): Promise<void> {
     await appendAndSave(driver, ...(note ? [{ role: 'user' as const, content: note }] : []), { role: 'user', content: wrapUpInstruction(driver) });
     return wrapUpTurn(driver);
   }
-  // Notes the user sent from the side panel go into this request (guidance.ts).
+  // Notes the user sent from the side panel go into this request, a nudge's too (guidance.ts).
   await applyGuidance(driver);
   await runModelTurn(driver, prepareRound(driver));
 }

@@ -10,7 +10,8 @@ import type { FixtureServer } from './support/fixture-server';
  * Chromium and Firefox alike: the root delegates a scene critique and awaits it; the critic's first
  * call is held until the user sent it a note in the side panel; its next request carries "Note from
  * the user: …", and what it returns (and so the page's reply) follows the note. The note never
- * reaches the page's chat or the writer's requests.
+ * reaches the page's chat or the writer's requests. The timeline marks the note on the helper's bar,
+ * applied at its second call.
  */
 
 const NOTE = 'the keeper is left-handed';
@@ -40,6 +41,17 @@ function scriptGuidedTurn(model: ScriptedModelServer, noteSent: Promise<void>): 
     return { content: `The keeper lights the lamp.\n\nFrom the retinue:\n${toolResults.at(-1) ?? ''}` };
   });
 }
+
+/**
+ * In the side panel: the note mark (waiting or applied) on the timeline row of the task `name`, with
+ * its label and role and how many marks the writer's row has. Runs in the page, so it stands alone.
+ */
+const noteMarkOnBar = (args: { name: string; applied: 'true' | 'false' }) => {
+  const row = Array.from(document.querySelectorAll('.timeline-row')).find((candidate) => candidate.querySelector('.timeline-name')?.textContent === args.name);
+  const found = row?.querySelector(`.timeline-note[data-applied="${args.applied}"]`);
+  if (!found) return undefined;
+  return { label: found.getAttribute('aria-label') ?? '', role: found.getAttribute('role'), rootMarks: document.querySelectorAll('.timeline-row[data-bar-id="root"] .timeline-note').length };
+};
 
 /** Sends `text` to the task named `taskName` from the side panel's note form. */
 async function sendNoteFromPanel(panel: EvaluatingHandle, taskName: string, text: string): Promise<void> {
@@ -91,6 +103,7 @@ export async function runGuidedTurn(setup: { options: EvaluatingHandle; panel: E
     () => evaluateIn(panel, () => document.querySelector('.guidance-note[data-applied="false"]')?.textContent ?? undefined, undefined),
     { description: 'the note listed as waiting', timeoutMs: 20_000 },
   );
+  await waitUntil(() => evaluateIn(panel, noteMarkOnBar, { name: 'scene-critic', applied: 'false' }), { description: 'the note marked on the helper’s bar as waiting', timeoutMs: 20_000 });
   release();
 
   const state = await waitForFixtureStatus(page, 'done');
@@ -102,4 +115,12 @@ export async function runGuidedTurn(setup: { options: EvaluatingHandle; panel: E
     { description: 'the note listed as in its request', timeoutMs: 20_000 },
   );
   expect(applied).toContain(`In its request: ${NOTE}`);
+  // The note is a mark on the helper's bar in the timeline, saying it went into its second call.
+  const mark = await waitUntil(() => evaluateIn(panel, noteMarkOnBar, { name: 'scene-critic', applied: 'true' }), {
+    description: 'the note marked on the helper’s timeline bar as applied',
+    timeoutMs: 20_000,
+  });
+  expect(mark).toMatchObject({ role: 'img', rootMarks: 0 });
+  expect(mark.label).toMatch(/^Note sent at \S+, in its request at round 2: /);
+  expect(mark.label).toContain(NOTE);
 }

@@ -2,6 +2,7 @@ import type { JournalEvent } from '../../records/journal';
 import type { AgentRun } from '../../records/run';
 import type { AgentTaskRecord } from '../../records/task';
 import { taskDisplayStatus, type TaskDisplayStatus } from './format';
+import { timelineNotesByBar, type TimelineNote } from './timeline-notes';
 
 /** A bar's status: a task's display status, or the run's for the root. */
 export type TimelineStatus = TaskDisplayStatus | 'interrupted';
@@ -24,6 +25,8 @@ export interface TimelineBar {
   end?: number;
   rounds: number;
   maxRounds?: number;
+  /** Notes the user sent to this invocation, marked on its bar at the moment each was sent. */
+  notes?: TimelineNote[];
 }
 
 export interface RunTimeline {
@@ -114,8 +117,8 @@ function rootEnd(run: AgentRun, journal: readonly JournalEvent[]): number | unde
 }
 
 /**
- * The timeline of one run: the root's bar, then one per task, nested under its parent, with the
- * moments the reply started and ended. `now` closes the bars that still run.
+ * The timeline of one run: the root's bar, then one per task, nested under its parent, each with
+ * the notes sent to it, and the moments the reply started and ended. `now` closes the bars that still run.
  */
 export function buildRunTimeline(run: AgentRun, tasks: readonly AgentTaskRecord[], journal: readonly JournalEvent[], now: number): RunTimeline {
   const root: TimelineBar = {
@@ -127,7 +130,11 @@ export function buildRunTimeline(run: AgentRun, tasks: readonly AgentTaskRecord[
     end: rootEnd(run, journal),
     rounds: rootRounds(run, journal),
   };
-  const bars = [root, ...orderedTaskBars(run, tasks)];
+  const notes = timelineNotesByBar(run.guidance ?? [], journal);
+  const bars = [root, ...orderedTaskBars(run, tasks)].map((bar) => {
+    const barNotes = notes.get(bar.id);
+    return barNotes ? { ...bar, notes: barNotes } : bar;
+  });
   const latestEnd = Math.max(run.endedAt ?? 0, ...bars.map((bar) => bar.end ?? bar.start ?? 0));
   const horizon = run.status === 'running' ? Math.max(now, latestEnd) : Math.max(latestEnd, run.createdAt + 1);
   return { origin: run.createdAt, horizon, bars, ...replyMoments(run, journal) };

@@ -6,6 +6,7 @@ import { t } from '../ui-text';
 import { formatOffset } from './format';
 import { buildRunTimeline, timelinePercent, type TimelineStatus } from './run-timeline-model';
 import { statusMarks, statusWords, TimelineRow } from './timeline-row';
+import { NoteLegendEntries } from './timeline-note-marks';
 
 export interface RunTimelineProps {
   run: AgentRun;
@@ -16,7 +17,8 @@ export interface RunTimelineProps {
 
 /**
  * A run at a glance: one bar per invocation (the root, then each helper under its parent) on the
- * run's time axis, running bars growing with the clock, and the moments the reply started and ended.
+ * run's time axis, running bars growing with the clock, the notes the user sent each, and the
+ * moments the reply started and ended.
  */
 export function RunTimeline({ run, tasks, journal, now }: RunTimelineProps) {
   const clock = run.status === 'running' ? now : 0;
@@ -65,6 +67,7 @@ export function RunTimeline({ run, tasks, journal, now }: RunTimelineProps) {
             <span class="legend-line marker-reply-end" aria-hidden="true" /> {t('sidepanel_timeline_reply_end')}
           </li>
         )}
+        <NoteLegendEntries timeline={timeline} />
       </ul>
     </section>
   );

@@ -4,6 +4,7 @@ import { t, type UiMessageKey } from '../ui-text';
 import { formatOffset } from './format';
 import { statusLabels } from './status-badge';
 import { timelinePercent, type RunTimeline, type TimelineBar, type TimelineStatus } from './run-timeline-model';
+import { noteLabel, TimelineNoteMarks } from './timeline-note-marks';
 
 /** Each status has its own mark, so status never rests on colour alone (the bars' patterns differ too). */
 export const statusMarks: Record<TimelineStatus, string> = {
@@ -43,8 +44,8 @@ export interface TimelineRowProps {
 }
 
 /**
- * One invocation's row: its name (indented by nesting), then its bar on the run's time axis. The bar
- * is a button: focus or hover shows the details, Enter or a click keeps them shown, Escape hides them.
+ * One invocation's row: its name (indented by nesting), then its bar on the run's time axis with a
+ * mark for each note the user sent it. The bar is a button: focus or hover shows the details, Enter or a click keeps them shown, Escape hides them.
  */
 function TimelineRowComponent({ bar, timeline, runId }: TimelineRowProps) {
   const [pinned, setPinned] = useState(false);
@@ -93,7 +94,11 @@ function TimelineRowComponent({ bar, timeline, runId }: TimelineRowProps) {
           {barDetails(bar, timeline).map((line) => (
             <span key={line}>{line}</span>
           ))}
+          {bar.notes?.map((note) => (
+            <span key={note.id}>{noteLabel(note, timeline)}</span>
+          ))}
         </div>
+        {bar.notes && <TimelineNoteMarks notes={bar.notes} timeline={timeline} />}
       </div>
     </li>
   );

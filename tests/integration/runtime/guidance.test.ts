@@ -65,6 +65,22 @@ test('a note to the writer is in its next request', async () => {
   expect(second?.lastMessageText).toBe(NOTE);
 });
 
+test('a second note in the same words as one applied before still goes into the next request', async () => {
+  let runId = '';
+  const sendNote = async () => {
+    expect(await harness.runtime.sendGuidance(runId, { text: 'the duke is left-handed.' })).toMatchObject({ ok: true });
+    return listFiles;
+  };
+  harness.queueLater(isRoot, sendNote, sendNote);
+  harness.server.queue(isRoot, { content: 'He parries.' });
+  const outcome = await harness.start({ onRunCreated: (run) => (runId = run.id) });
+  const [, second, third] = harness.server.requests.filter(isRoot);
+  expect(second?.lastMessageText).toBe(NOTE);
+  expect(third?.lastMessageText).toBe(NOTE);
+  expect(third?.allText.split(NOTE)).toHaveLength(3);
+  expect((await harness.store.getRun(outcome.run.id))?.guidance?.map((note) => note.appliedRound)).toEqual([2, 3]);
+});
+
 test('a note sent but not applied when the worker stopped reaches the resumed run’s next request, once', async () => {
   let runId = '';
   let release: () => void = () => undefined;
