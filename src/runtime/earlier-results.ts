@@ -64,10 +64,15 @@ export function endedWithReply(run: AgentRun): boolean {
   return run.repliedAt !== undefined || (run.status === 'completed' && run.fallback === undefined);
 }
 
-async function usedByAReply(store: RunStore, task: AgentTaskRecord, exceptRunId: string): Promise<boolean> {
+/**
+ * Whether a run at another message gave its reply with this result. An attempt at this run's own
+ * message does not count: a swipe or regenerate replaces that attempt, so it reads what it read.
+ */
+async function usedByAReply(store: RunStore, task: AgentTaskRecord, current: { runId: string; chat: ChatIdentity }): Promise<boolean> {
   for (const runId of offeredTo(task)) {
-    if (runId === exceptRunId) continue;
+    if (runId === current.runId) continue;
     const run = await store.getRun(runId);
+    if (run?.chat && mayReuseForSameMessage(run.chat, current.chat)) continue;
     if (run && endedWithReply(run)) return true;
   }
   return false;
@@ -85,6 +90,8 @@ async function offer(store: RunStore, task: AgentTaskRecord, name: string, kind:
  * ends with a reply), and, for a swipe or regenerate of the same message (same `historyKey`), the
  * completed results of the newest earlier attempt that asked helpers (one that reused results asked none). An edit of an earlier message changes the key, so those are
  * stale and not offered. A resumed run (`resumed`) is offered again exactly what it was offered.
+ * A swipe of a message is offered the results that came after the reply before it even when the
+ * first attempt at the message used them (it replaces that attempt).
  * Which identities may share is decided in `chat-identity.ts` (a guessed identity never reuses for the same message).
  */
 export async function findEarlierResults(
@@ -116,7 +123,7 @@ export async function findEarlierResults(
       if (task.resultDeliveredAt !== undefined) continue;
       // A sibling swipe's reply is not the one on screen: its after-the-reply result stays with it.
       if (isAboutTheReply(task) && options.previousReply !== undefined && earlier.reply !== undefined && !sameText(earlier.reply, options.previousReply)) continue;
-      if (options.resumed ? !offeredTo(task).includes(run.id) : await usedByAReply(store, task, run.id)) continue;
+      if (options.resumed ? !offeredTo(task).includes(run.id) : await usedByAReply(store, task, { runId: run.id, chat })) continue;
       let name = `earlier-${task.workspaceKey}`;
       for (let repeat = 2; found.has(name); repeat += 1) name = `earlier-${task.workspaceKey}-${repeat}`;
       const result = await offer(store, task, name, 'since-last-reply');

@@ -1,6 +1,8 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { MAX_MEMORY_CHARS, type MemoryFile, type MemoryVersion } from '../../records/memory-version';
+import { builtInProfiles, resolveProfiles } from '../../profiles/built-in-profiles';
 import type { AgentRun } from '../../records/run';
+import type { Settings } from '../../settings/schema';
 import type { RunStore } from '../../store/run-store';
 import { t } from '../ui-text';
 import { formatCount } from './format';
@@ -13,6 +15,12 @@ export interface AgentMemoryPanelProps {
   agentName(agentId: string): string;
   onError(error: unknown): void;
   now?: () => number;
+}
+
+/** An agent's name for the user: its profile's, built-in or from the settings; the id when none has it. */
+export function agentNameOf(settings: Settings | undefined, agentId: string): string {
+  const profiles = settings ? resolveProfiles(settings) : builtInProfiles;
+  return profiles.find((profile) => profile.id === agentId)?.name ?? agentId;
 }
 
 /**

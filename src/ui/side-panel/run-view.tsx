@@ -1,5 +1,5 @@
 import type { SidePanelState } from './side-panel-state';
-import { AgentMemoryPanel } from './agent-memory-panel';
+import { AgentMemoryPanel, agentNameOf } from './agent-memory-panel';
 import { t } from '../ui-text';
 import { formatDuration, runElapsed } from './format';
 import { CostLine } from './cost-line';
@@ -57,7 +57,7 @@ export function RunView({ state }: { state: SidePanelState }) {
       <ReviewQueue tasks={state.tasks.value} store={state.store} running={run.status === 'running'} onReview={(taskId, decision) => state.reviewTask(taskId, decision)} />
       <LoreProposals journal={state.journal.value} onDecide={(proposalId, decision) => state.decideLore(proposalId, decision)} />
       <TaskList tasks={state.tasks.value} store={state.store} now={state.now.value} onCancel={state.cancelTask} />
-      <AgentMemoryPanel run={run} store={state.store} onError={report} agentName={(agentId) => state.settings.value?.profiles.find((profile) => profile.id === agentId)?.name ?? agentId} />
+      <AgentMemoryPanel run={run} store={state.store} onError={report} agentName={(agentId) => agentNameOf(state.settings.value, agentId)} />
       <GuidancePanel run={run} tasks={state.tasks.value} onSend={(taskId, text) => state.sendGuidance(taskId, text)} />
       {run.reply && (
         <details class="run-reply">

@@ -98,3 +98,28 @@ test('a chat named by the page’s address reuses a regenerate’s results; the 
   await harness.start({ chat: { conversationId: 'url:#/chat/conv-1764480999999', basis: 'url' } });
   expect(firstRootSystemText()).not.toContain('Keep the rain.');
 });
+
+test('a swipe of the turn that read a late result is offered it too; the turn after that is not', async () => {
+  // Found by hand on a real SillyTavern 1.18: the first attempt at the next message used the late
+  // result, and a swipe of that message (which replaces that attempt) was left without it.
+  harness.server.queue(isRoot, { toolCalls: [delegate('scene-critic', 'Critique')] }, { toolCalls: [{ name: 'agent_await', arguments: {} }] }, { content: 'The duke yields.' });
+  let release: () => void = () => undefined;
+  const replied = new Promise<void>((resolve) => (release = resolve));
+  harness.queueLater(isCritic, async () => (await replied, taskReturn('The duke was wounded in chapter one.')));
+  await harness.start({ chat, replyDeadlineMs: 1_500, onEarlyReply: () => release() });
+
+  const second = nextTurn('The duke yields.', 'She looks at his arm.');
+  harness.server.queue(isRoot, { content: 'She sees the wound.' });
+  await harness.start({ chat, snapshot: second });
+  expect(firstRootSystemText()).toContain('The duke was wounded in chapter one.');
+
+  harness.server.queue(isRoot, { content: 'She sees a scar.' });
+  await harness.start({ chat, snapshot: second });
+  const swipe = firstRootSystemText();
+  expect(swipe).toContain('## Since your last reply');
+  expect(swipe).toContain('`earlier-scene-critic` — Critique (completed): The duke was wounded in chapter one.');
+
+  harness.server.queue(isRoot, { content: 'On it goes.' });
+  await harness.start({ chat, snapshot: { ...second, messages: [...second.messages, { role: 'assistant', content: 'She sees a scar.' }, { role: 'user', content: 'Then what?' }] } });
+  expect(firstRootSystemText()).not.toContain('The duke was wounded');
+});

@@ -202,6 +202,23 @@ describe('SidePanelApp', () => {
     expect(settings.current().enabled).toBe(false);
   });
 
+  it('names each agent of the memory after the reply by its profile name, built-in ones included', async () => {
+    // Seen on a real SillyTavern 1.18: with the built-ins not in the settings document the panel showed "root".
+    await store.putRun(buildRun({ id: 'run-1', status: 'completed', reply: 'The knight bows.' }));
+    await store.putMemoryVersion({
+      conversationId: 'chat-1',
+      lineKey: 'line-1',
+      runId: 'run-1',
+      createdAt: 1_000,
+      agents: { root: [{ path: 'plan.md', content: 'Slow scene.' }], 'continuity-checker': [{ path: 'state.md', content: 'Knight: in the hall.' }] },
+    });
+    await show();
+
+    const region = await screen.findByRole('region', { name: 'Memory after this reply' });
+    const names = Array.from(region.querySelectorAll('.agent-memory-agent h4')).map((heading) => heading.textContent);
+    expect(names).toEqual(['Writer', 'Continuity checker']);
+  });
+
   it('says when the tab shows no web page', async () => {
     await show(null);
 
