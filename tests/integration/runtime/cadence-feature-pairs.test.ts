@@ -4,8 +4,8 @@ import type { AgentProfileInput } from '../../../src/settings/schema';
 import { isChecker, isRoot, MARKER, requestsOf, startHarness, testProfiles, type Harness } from './runtime-harness';
 
 // Cadence (issue 25 item 2) met with other features (docs/cadence-and-guidance.md, "Features it
-// meets"): the prompted tool protocol, an edit of an earlier message, review, a reply deadline, and
-// guidance to a helper Retinue started.
+// meets"): the prompted tool protocol, an edit of an earlier message, review, a reply deadline and a
+// streamed reply.
 
 let harness: Harness;
 afterEach(() => harness.close());
@@ -14,7 +14,6 @@ const chat = { conversationId: 'chat-cadence-pairs' };
 const system = { role: 'system' as const, content: 'You are Mira, a storyteller.' };
 const returns = (summary: string) => ({ toolCalls: [{ name: 'task_return', arguments: { summary } }] });
 const awaitChecker = { toolCalls: [{ name: 'agent_await', arguments: { tasks: ['continuity-checker'] } }] };
-const listFiles = { toolCalls: [{ name: 'workspace_list', arguments: {} }] };
 const checkerCalls = (): number => requestsOf(harness.server, MARKER.checker).length;
 
 /** The chat as the page sends it: alternating user lines and the replies on screen, ending on a user line. */
@@ -110,37 +109,21 @@ test('cadence × reply deadline: an after-the-reply helper that outlasts the dea
   expect(next).toContain('The duke yielded too quickly.');
 });
 
-test('guidance × cadence: a note to an every-turn helper reaches its next request and changes what the writer reads', async () => {
-  await withChecker({ runs: 'every turn' });
-  let runId = '';
-  harness.queueLater(isChecker, async () => {
-    const [task] = await harness.store.listTasks(runId);
-    expect(await harness.runtime.sendGuidance(runId, { taskId: task?.id, text: 'the ring is gold.' })).toMatchObject({ ok: true });
-    return listFiles;
-  });
-  harness.queueLater(isChecker, (request) => returns(request.lastMessageText === 'Note from the user: the ring is gold.' ? 'The ring must be gold.' : 'No note.'));
-  harness.server.queue(isRoot, awaitChecker, (request) => ({ content: request.lastMessageText.includes('The ring must be gold.') ? 'A gold ring.' : 'No note reached.' }));
-  const outcome = await harness.start({ chat, onRunCreated: (run) => (runId = run.id) });
-  expect(outcome.reply).toBe('A gold ring.');
-});
-
-test('guidance × after the reply: a note reaches an after-the-reply helper working once the reply is out; the writer, done, takes none', async () => {
+test('cadence × streaming: a streamed reply reaches the page whole before an after-the-reply helper starts, and the helper’s turns never stream', async () => {
   await withChecker({ runs: 'after the reply' });
-  let runId = '';
-  const answers: unknown[] = [];
-  harness.queueLater(isChecker, async () => {
-    const [task] = await harness.store.listTasks(runId);
-    answers.push(await harness.runtime.sendGuidance(runId, { text: 'to the writer' }));
-    answers.push(await harness.runtime.sendGuidance(runId, { taskId: task?.id, text: 'check the ring.' }));
-    return listFiles;
+  const events: string[] = [];
+  harness.queueLater(isChecker, () => (events.push('helper called'), { content: 'A helper never streams to the page.', toolCalls: [{ name: 'task_return', arguments: { summary: 'Checked after the reply.' } }] }));
+  harness.server.queue(isRoot, { content: 'The hall is silent, and rain drums on the roof.', slowly: { pieces: 8, delayMs: 10 } });
+  const outcome = await harness.start({
+    chat,
+    snapshot: { ...snapshotOf('Hello.'), stream: true },
+    onReplyStream: (event) => events.push(event.kind === 'reply-delta' ? event.text : event.kind),
+    onEarlyReply: () => events.push('reply out'),
   });
-  harness.queueLater(isChecker, (request) => returns(request.lastMessageText === 'Note from the user: check the ring.' ? 'The ring was checked.' : 'No note.'));
-  harness.server.queue(isRoot, { content: 'The duke yields.' });
-  const first = await harness.start({ chat, snapshot: snapshotOf('Hello.'), onRunCreated: (run) => (runId = run.id) });
-  expect(first.reply).toBe('The duke yields.');
-  expect(answers[0]).toMatchObject({ ok: false });
-  expect(answers[1]).toMatchObject({ ok: true });
-  harness.server.queue(isRoot, { content: 'Next.' });
-  await harness.start({ chat, snapshot: snapshotOf('Hello.', 'The duke yields.', 'Go on.') });
-  expect(harness.server.requests.filter(isRoot).at(-1)?.systemText).toContain('The ring was checked.');
+  expect(outcome.replyStreamed).toBe(true);
+  const out = events.indexOf('reply out');
+  expect(events.slice(0, out).join('')).toBe('The hall is silent, and rain drums on the roof.');
+  expect(events.indexOf('helper called')).toBeGreaterThan(out);
+  expect(events.join('')).not.toContain('A helper never streams');
+  expect((await harness.store.listTasks(outcome.run.id))[0]).toMatchObject({ cadence: 'after the reply', status: 'completed' });
 });

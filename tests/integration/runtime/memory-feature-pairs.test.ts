@@ -122,3 +122,18 @@ test('memory × streaming: a streamed reply keys its memory as the page keeps it
   await harness.start({ chat, snapshot: snapshotOf(['Hello.', `${shown}\n`, 'Go on.'], true), onReplyStream: () => undefined });
   expect(readSeen(isRoot, from)).toBe('Knight: in the hall.');
 });
+
+test('memory × spend cap: what the writer wrote before the cap stands with the reply it gives at the cap', async () => {
+  harness = await startHarness({ defaults: { maxRunTokens: 1_000 } });
+  const pastTheCap = { usage: { prompt_tokens: 1_490, completion_tokens: 10, total_tokens: 1_500 } };
+  harness.server.queue(isRoot, { ...writeState('Knight: in the hall.'), ...pastTheCap }, { content: 'Reply at the cap.' });
+  const capped = await harness.start({ chat, snapshot: snapshotOf(['Hello.']) });
+  expect(capped.reply).toBe('Reply at the cap.');
+  // The call after the cap offered no tools: nothing more could be written.
+  expect(harness.server.requests.filter(isRoot)[1]?.toolNames).toEqual([]);
+
+  const from = harness.server.requests.length;
+  harness.server.queue(isRoot, readState, { content: 'Reply B.' });
+  await harness.start({ chat, snapshot: snapshotOf(['Hello.', 'Reply at the cap.', 'Go on.']) });
+  expect(harness.server.requests.slice(from).filter(isRoot)[1]?.lastMessageText).toBe('Knight: in the hall.');
+});
