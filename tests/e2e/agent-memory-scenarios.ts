@@ -191,6 +191,18 @@ function expectedReplies(keeper: MemoryKeeper) {
 
 const lastWritten = (reply: string): string => reply.slice(reply.lastIndexOf('wrote [') + 'wrote ['.length, -1);
 
+/** The side panel's "why it ran" of the tracker's task row, once it says `expected` (issue 25 item 4). */
+async function panelReasonShows(panel: EvaluatingHandle, expected: string): Promise<void> {
+  await waitUntil(
+    () =>
+      evaluateIn(panel, (wanted: string) => {
+        const row = Array.from(document.querySelectorAll('li.task-row')).find((item) => item.querySelector('.task-agent')?.textContent === 'continuity-checker');
+        return row?.querySelector('.task-reason')?.textContent === wanted ? true : undefined;
+      }, expected),
+    { description: `the side panel saying why the tracker ran: ${expected}`, timeoutMs: 15_000 },
+  );
+}
+
 /** The swipe scenario on an open SillyTavern fixture page, with the side panel open on its site. */
 export async function runMemoryAcrossSwipes(setup: { page: EvaluatingHandle; panel: EvaluatingHandle; model: ScriptedModelServer; keeper: MemoryKeeper }): Promise<void> {
   const { page, panel, model } = setup;
@@ -199,6 +211,7 @@ export async function runMemoryAcrossSwipes(setup: { page: EvaluatingHandle; pan
   await waitForFixtureReady(page);
 
   expect(await send(page, 'Mara reaches the lighthouse.')).toBe(expected.first);
+  if (setup.keeper !== 'root') await panelReasonShows(panel, setup.keeper === 'tracker' ? 'asked by the writer' : 'runs every turn');
   expect(await send(page, 'She climbs the stairs.')).toBe(expected.second);
   // A swipe answers the same message: it starts from the memory before it, not from the first swipe's
   // (the every-turn tracker is not run again: its result and memory carry over from the first swipe).
