@@ -161,8 +161,8 @@ async function panelMemoryShows(panel: EvaluatingHandle, expected: string): Prom
 const LIGHTHOUSE = 'State 1: Mara reaches the lighthouse.';
 
 /**
- * The replies of the scenario, and the memory after the second swipe's own continuation, per keeper.
- * A keeper run on every attempt writes a new state on the swipe (State 3) and each swipe's line goes on
+ * Per keeper: the page's replies of the scenario, the state the side panel shows after the swipe, and
+ * the state written on the line that is then deleted (never shown again). A keeper run on every attempt writes a new state on the swipe (State 3) and each swipe's line goes on
  * from its own; the every-turn tracker is not run on the swipe, so both swipes carry the state it
  * wrote on the first (State 2), and what it writes on the deleted line (State 3) never comes back.
  */
