@@ -78,14 +78,26 @@ export async function seedRunMemory(store: RunStore, run: AgentRun, snapshot: Pr
 }
 
 /**
+ * What the attempt `runId` left of each agent's memory: the memory its reply recorded, as the user
+ * may have edited or cleared it in the side panel since; without one (no reply yet, or a newer run's
+ * identical reply took its version), the files in its workspace.
+ */
+async function memoryLeftBy(store: RunStore, runId: string): Promise<Record<string, MemoryFile[]>> {
+  const versions = await store.listMemoryVersionsOfRun(runId);
+  const newest = versions.sort((left, right) => right.createdAt - left.createdAt)[0];
+  return newest ? newest.agents : runMemoryFiles(store, runId);
+}
+
+/**
  * A swipe or regenerate that reuses a start-of-turn helper's result (the ledger holds it for this
  * message, so the helper is not run again) takes that helper's memory as the attempt that ran it
- * left it: the helper saw the same chat up to this message, so its memory is right for this line too.
+ * left it, with the user's edits to it: the helper saw the same chat up to this message, so its
+ * memory is right for this line too.
  */
 export async function carryReusedHelperMemory(store: RunStore, runId: string, reused: readonly { agentId: string; fromRunId: string }[], now: number): Promise<void> {
   for (const { agentId, fromRunId } of reused) {
     const folder = agentMemoryFolder(agentId);
-    const left = (await runMemoryFiles(store, fromRunId))[agentId] ?? [];
+    const left = (await memoryLeftBy(store, fromRunId))[agentId] ?? [];
     for (const file of await store.listFiles(runId, folder)) await store.deleteFile(runId, file.path);
     for (const file of left) await store.writeFile({ runId, path: `${folder}${file.path}`, content: file.content, updatedAt: now });
   }

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import type { PromptSnapshot } from '../../../src/hosts/prompt-snapshot';
+import { memoryOfRun, saveMemoryFile } from '../../../src/ui/side-panel/memory-edits';
 import { isChecker, isRoot, MARKER, requestsOf, startHarness, testProfiles, type Harness } from './runtime-harness';
 
 // An every-turn tracker with memory (issue 25, items 1 and 2 together): its memory/state.md is right
@@ -54,4 +55,25 @@ test('a swipe that reuses the tracker’s result keeps its memory too, so the ne
   harness.server.queue(isRoot, awaitChecker, { content: 'Reply on one.' });
   await harness.start({ chat, snapshot: snapshotOf('Hello.', 'First attempt.', 'Go on.') });
   expect(readAfterFirst()).toBe('Knight: in the hall.');
+});
+
+test('a swipe that reuses the tracker’s result takes its memory as the user left it in the side panel, not as the tracker wrote it', async () => {
+  queueTracker('Knight: in the hall.');
+  harness.server.queue(isRoot, awaitChecker, { content: 'First attempt.' });
+  const first = await harness.start({ chat, snapshot: snapshotOf('Hello.') });
+  // The user corrects the tracker's state under "Memory after this reply", as the side panel saves it.
+  const version = await memoryOfRun(harness.store, first.run.id);
+  if (!version) throw new Error('the first attempt recorded no memory');
+  await saveMemoryFile(harness.store, version, { agentId: 'continuity-checker', path: 'state.md', content: 'Knight: in the courtyard.', now: Date.now() });
+
+  harness.server.queue(isRoot, { content: 'Second attempt.' });
+  await harness.start({ chat, snapshot: snapshotOf('Hello.') });
+  expect(requestsOf(harness.server, MARKER.checker)).toHaveLength(3);
+
+  for (const [swipe, next] of [['Second attempt.', 'Knight: at the gate.'], ['First attempt.', 'Knight: outside.']] as const) {
+    const read = queueTracker(next);
+    harness.server.queue(isRoot, awaitChecker, { content: `Reply on ${swipe}` });
+    await harness.start({ chat, snapshot: snapshotOf('Hello.', swipe, 'Go on.') });
+    expect({ swipe, read: read() }).toEqual({ swipe, read: 'Knight: in the courtyard.' });
+  }
 });
