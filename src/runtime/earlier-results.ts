@@ -52,8 +52,12 @@ function offeredTo(task: AgentTaskRecord): string[] {
   return [...(task.offeredToRunIds ?? []), ...(task.carriedToRunId !== undefined ? [task.carriedToRunId] : [])];
 }
 
-/** A helper that ran after its run's reply (cadence `after the reply`): its result is about that reply. */
-function isAboutTheReply(task: AgentTaskRecord): boolean {
+/**
+ * A helper that ran after its run's reply (cadence `after the reply`, or started by the user once
+ * the reply was out, as between turns): its result is about that reply.
+ */
+function isAboutTheReply(task: AgentTaskRecord, run: AgentRun): boolean {
+  if (task.startedBy === 'user') return run.repliedAt !== undefined && task.createdAt >= run.repliedAt;
   return task.startedBy === 'cadence' && task.cadence === 'after the reply';
 }
 
@@ -104,7 +108,7 @@ export async function findEarlierResults(
     if (tasks.length === 0) continue;
     for (const task of tasks) {
       // A result about an attempt's reply does not hold for another attempt at the message.
-      if (task.status !== 'completed' || isAboutTheReply(task)) continue;
+      if (task.status !== 'completed' || isAboutTheReply(task, attempt)) continue;
       const result = await offer(store, task, `earlier-${task.workspaceKey}`, 'same-message');
       if (result && result.capsule.status !== 'failed') found.set(result.name, result);
     }
@@ -115,7 +119,7 @@ export async function findEarlierResults(
     for (const task of await store.listTasks(earlier.id)) {
       if (task.resultDeliveredAt !== undefined) continue;
       // A sibling swipe's reply is not the one on screen: its after-the-reply result stays with it.
-      if (isAboutTheReply(task) && options.previousReply !== undefined && earlier.reply !== undefined && !sameText(earlier.reply, options.previousReply)) continue;
+      if (isAboutTheReply(task, earlier) && options.previousReply !== undefined && earlier.reply !== undefined && !sameText(earlier.reply, options.previousReply)) continue;
       if (options.resumed ? !offeredTo(task).includes(run.id) : await usedByAReply(store, task, run.id)) continue;
       let name = `earlier-${task.workspaceKey}`;
       for (let repeat = 2; found.has(name); repeat += 1) name = `earlier-${task.workspaceKey}-${repeat}`;
