@@ -62,3 +62,8 @@ export const agentRunSchema = z.object({
   guidance: z.array(guidanceNoteSchema).max(GUIDANCE_MAX_NOTES).optional(),
 });
 export type AgentRun = z.infer<typeof agentRunSchema>;
+
+/** A run that gave the page its reply (early, or at its end); one that fell open or was stopped did not. */
+export function endedWithReply(run: AgentRun): boolean {
+  return run.repliedAt !== undefined || (run.status === 'completed' && run.fallback === undefined);
+}

@@ -8,14 +8,13 @@
  * suspended meanwhile is resumed like any (create-agent-runtime.ts routes it back here).
  */
 import type { AgentInvocation } from '../records/invocation';
-import type { AgentRun } from '../records/run';
+import { endedWithReply, type AgentRun } from '../records/run';
 import type { AgentTaskRecord } from '../records/task';
 import type { AgentProfile } from '../settings/schema';
 import type { RunStore } from '../store/run-store';
 import type { RunOutcome } from './agent-runtime';
 import { cadenceCallId, startCadenceHelpers } from './cadence-start';
 import { untilHelpersEnd } from './early-reply';
-import { endedWithReply } from './earlier-results';
 import { delegationRefusal } from './limits/asking';
 import { endRun, suspendedOutcome } from './root-run';
 import { abortReason, isSuspended } from './run-signals';
@@ -77,7 +76,7 @@ async function startHelper(session: RunSession, root: AgentInvocation, profile: 
   if (earlier.some(isUnfinished)) return refused('run-agent-already', `${profile.name} is already running on this turn; wait for its result.`);
   const occurrence = earlier.length + 1;
   const started = await startCadenceHelpers(session, root, [profile], 'between-turns', session.run.reply, occurrence);
-  return started.length > 0 ? { ok: true } : refused('run-agent-refused', 'A limit of this run allows no new helper now (its spend cap or its number of tasks).');
+  return started.length > 0 ? { ok: true } : refused('run-agent-refused', 'the run is at its spend cap or at its number of tasks.');
 }
 
 /**

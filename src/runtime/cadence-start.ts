@@ -121,7 +121,7 @@ export async function runOnDemand(session: RunSession, agentId: string): Promise
   const already = [...session.tasks.values()].some((task) => task.toolCallId === cadenceCallId('on-demand', profile.id));
   return already
     ? { ok: false, code: 'run-agent-already', message: `${profile.name} already ran on this turn.` }
-    : { ok: false, code: 'run-agent-refused', message: 'A limit of this run allows no new helper now (its spend cap or its number of tasks).' };
+    : { ok: false, code: 'run-agent-refused', message: 'the run is at its spend cap or at its number of tasks.' };
 }
 
 /** The helpers that run after the reply, as the run's profiles say now (never the writer itself). */

@@ -1,7 +1,7 @@
 import { HostContractError } from '../errors';
 import type { ChatIdentity } from '../records/chat-identity';
 import { readStoredCapsule, type ResultCapsule } from '../records/capsule';
-import type { AgentRun } from '../records/run';
+import { endedWithReply, type AgentRun } from '../records/run';
 import type { AgentTaskRecord } from '../records/task';
 import type { RunStore } from '../store/run-store';
 import { childPathForReaders, renderCapsuleBody, renderResultFile } from '../rendering/capsule-markdown';
@@ -63,10 +63,6 @@ function isAboutTheReply(task: AgentTaskRecord, run: AgentRun): boolean {
 
 const sameText = (left: string, right: string): boolean => left.replace(/\s+/g, ' ').trim() === right.replace(/\s+/g, ' ').trim();
 
-/** A run that gave the page its reply (early, or at its end); one that fell open or was stopped did not. */
-export function endedWithReply(run: AgentRun): boolean {
-  return run.repliedAt !== undefined || (run.status === 'completed' && run.fallback === undefined);
-}
 
 async function usedByAReply(store: RunStore, task: AgentTaskRecord, exceptRunId: string): Promise<boolean> {
   for (const runId of offeredTo(task)) {

@@ -22,7 +22,8 @@ export interface PanelConnection {
   onEvent(listener: (event: JournalEvent) => void): () => void;
   /** Called after the Port is (re)opened: events may have been missed, so re-read the store. */
   onReconnect(listener: () => void): () => void;
-  onError(listener: (message: string) => void): () => void;
+  /** A refusal or failure the background reported: its words, and its code (the panel words some codes itself). */
+  onError(listener: (message: string, code: string) => void): () => void;
   close(): void;
 }
 
@@ -49,7 +50,7 @@ export function connectPanel(options: ConnectPanelOptions = {}): PanelConnection
   const connect = options.connect ?? (() => browser.runtime.connect({ name: PANEL_PORT_NAME }) as unknown as PanelSidePort);
   const eventListeners = new Set<(event: JournalEvent) => void>();
   const reconnectListeners = new Set<() => void>();
-  const errorListeners = new Set<(message: string) => void>();
+  const errorListeners = new Set<(message: string, code: string) => void>();
   let port: PanelSidePort | undefined;
   let subscription: PanelToBackground | undefined;
   let closed = false;
@@ -64,7 +65,7 @@ export function connectPanel(options: ConnectPanelOptions = {}): PanelConnection
     opened.onMessage.addListener((raw) => {
       const message = parseBackgroundMessage(raw);
       if (message?.type === 'journal-event') for (const listener of eventListeners) listener(message.event);
-      if (message?.type === 'panel-error') for (const listener of errorListeners) listener(message.message);
+      if (message?.type === 'panel-error') for (const listener of errorListeners) listener(message.message, message.code);
     });
     if (subscription) opened.postMessage(subscription);
     return opened;
