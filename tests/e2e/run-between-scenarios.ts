@@ -57,17 +57,22 @@ async function pressRunOnCritic(panel: EvaluatingHandle): Promise<void> {
   expect(pressed).toBe(true);
 }
 
-/** The scene critic's task row, opened: its result as the side panel shows it. */
-async function readShownResult(panel: EvaluatingHandle): Promise<string> {
+/** The scene critic's task row, opened, once it shows `expected` in its result. */
+async function waitForShownResult(panel: EvaluatingHandle, expected: string): Promise<string> {
   return waitUntil(
     () =>
-      evaluateIn(panel, () => {
-        const row = Array.from(document.querySelectorAll('li.task-row')).find((item) => item.querySelector('.task-agent')?.textContent === 'scene-critic');
-        if (!row || row.getAttribute('data-status') !== 'completed') return undefined;
-        const toggle = row.querySelector<HTMLButtonElement>('.task-toggle');
-        if (toggle?.getAttribute('aria-expanded') !== 'true') toggle?.click();
-        return row.querySelector('.task-result .markdown, .task-result')?.textContent || undefined;
-      }, undefined),
+      evaluateIn(
+        panel,
+        (wanted: string) => {
+          const row = Array.from(document.querySelectorAll('li.task-row')).find((item) => item.querySelector('.task-agent')?.textContent === 'scene-critic');
+          if (!row || row.getAttribute('data-status') !== 'completed') return undefined;
+          const toggle = row.querySelector<HTMLButtonElement>('.task-toggle');
+          if (toggle?.getAttribute('aria-expanded') !== 'true') toggle?.click();
+          const shown = row.querySelector('.task-result')?.textContent ?? '';
+          return shown.includes(wanted) ? shown : undefined;
+        },
+        expected,
+      ),
     { description: 'the scene critic’s result in its opened task row', timeoutMs: 30_000 },
   );
 }
@@ -83,7 +88,7 @@ export async function runHelperBetweenTurns(setup: { options: EvaluatingHandle; 
   expect(model.requests.filter(isCritic)).toHaveLength(0);
 
   await pressRunOnCritic(panel);
-  expect(await readShownResult(panel)).toContain(FINDING);
+  expect(await waitForShownResult(panel, FINDING)).toContain(FINDING);
   const [critic] = model.requests.filter(isCritic);
   expect(critic?.allText).toContain(FIRST_REPLY);
   const { runs: again, tasks } = await waitForEndedRuns(options, 1);
