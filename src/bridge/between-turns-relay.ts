@@ -1,6 +1,7 @@
 import type { BridgeToPageMessage, PageToBridgeMessage } from '../messaging/page-messages';
 import { backgroundToBridgeMessageSchema, KEEP_ALIVE_INTERVAL_MS } from '../messaging/run-port-messages';
 import type { RunPort } from './chat-turn-relay';
+import { createHostCallRelay } from './host-call-relay';
 
 export interface BetweenTurnsRelayOptions {
   requestId: string;
@@ -22,7 +23,7 @@ export interface BetweenTurnsRelayOptions {
  */
 export function createBetweenTurnsRelay(options: BetweenTurnsRelayOptions): { fromPage(message: PageToBridgeMessage): void } {
   const { requestId } = options;
-  const openHostCalls = new Set<string>();
+  const hostCalls = createHostCallRelay(requestId, options.toPage);
   let port: RunPort | undefined;
   let ended = false;
   let reconnects = 0;
@@ -41,14 +42,8 @@ export function createBetweenTurnsRelay(options: BetweenTurnsRelayOptions): { fr
     const parsed = backgroundToBridgeMessageSchema.safeParse(raw);
     if (!parsed.success || ended) return;
     const message = parsed.data;
-    if (message.type === 'host-call') {
-      openHostCalls.add(message.callId);
-      const { type: _type, ...call } = message;
-      options.toPage({ type: 'host-call', requestId, ...call });
-    } else if (message.type === 'host-call-abort') {
-      openHostCalls.delete(message.callId);
-      options.toPage({ type: 'host-call-abort', requestId, callId: message.callId });
-    } else if (message.type === 'run-closed' || message.type === 'run-reply' || message.type === 'run-failed' || message.type === 'pass-through') {
+    if (message.type === 'host-call' || message.type === 'host-call-abort') hostCalls.fromBackground(message);
+    else if (message.type === 'run-closed' || message.type === 'run-reply' || message.type === 'run-failed' || message.type === 'pass-through') {
       end();
     }
   };
@@ -58,8 +53,7 @@ export function createBetweenTurnsRelay(options: BetweenTurnsRelayOptions): { fr
     port.onMessage.addListener(onBackground);
     port.onDisconnect.addListener(() => {
       if (ended) return;
-      for (const callId of openHostCalls) options.toPage({ type: 'host-call-abort', requestId, callId });
-      openHostCalls.clear();
+      hostCalls.abortAll();
       if (reconnects >= (options.maxReconnects ?? 3)) return end();
       reconnects += 1;
       connect({ type: 'run-resume', runId: options.runId });
@@ -72,10 +66,7 @@ export function createBetweenTurnsRelay(options: BetweenTurnsRelayOptions): { fr
 
   return {
     fromPage(message) {
-      if (ended || message.type === 'run-start' || message.type === 'run-abort' || message.type === 'connection-profiles' || !openHostCalls.has(message.callId)) return;
-      if (message.type === 'host-call-end' || message.type === 'host-call-error' || message.type === 'host-call-refused') openHostCalls.delete(message.callId);
-      const { requestId: _requestId, ...relayed } = message;
-      port?.postMessage(relayed);
+      if (!ended) hostCalls.fromPage(message, port);
     },
   };
 }
