@@ -3,8 +3,8 @@ import '../src/zod-jitless';
 import { browser } from 'wxt/browser';
 import { defineContentScript } from 'wxt/utils/define-content-script';
 import { answerConnectionProfileRequest } from '../src/bridge/connection-profile-requests';
-import type { ConnectionProfileQuery } from '../src/bridge/connection-profile-query';
-import { acceptPageHookPorts, servePagePort } from '../src/bridge/page-connection';
+import { acceptPageHookPorts, servePagePort, type ServedPage } from '../src/bridge/page-connection';
+import { answerBetweenTurnsRequest } from '../src/bridge/between-turns-requests';
 import type { RunPort } from '../src/bridge/chat-turn-relay';
 import { readSiteEnabled } from '../src/bridge/site-state';
 import { RUN_PORT_NAME } from '../src/messaging/run-port-messages';
@@ -16,7 +16,7 @@ export default defineContentScript({
   registration: 'runtime',
   main() {
     const site = readSiteEnabled(browser.storage, location.origin);
-    let profileQuery: ConnectionProfileQuery | undefined;
+    let profileQuery: ServedPage | undefined;
     acceptPageHookPorts(window, (port) => {
       profileQuery = servePagePort(port, {
         isSiteOn: () => site.isOn(),
@@ -25,5 +25,6 @@ export default defineContentScript({
       });
     });
     browser.runtime.onMessage.addListener((message: unknown) => answerConnectionProfileRequest(message, { isSiteOn: () => site.isOn(), query: () => profileQuery }));
+    browser.runtime.onMessage.addListener((message: unknown) => answerBetweenTurnsRequest(message, { isSiteOn: () => site.isOn(), page: () => profileQuery }));
   },
 });

@@ -11,6 +11,8 @@ import { createBackgroundKeepAlive, type BackgroundKeepAlive } from './backgroun
 import { createRunClaims, type RunClaims } from './run-claims';
 import { applyEndedRunReview } from '../runtime/ended-run-review';
 import { keyedConnectionIdsOf } from '../runtime/limits/spend-cap';
+import { betweenTurnsRefusal } from '../runtime/between-turns';
+import { createBetweenTurnsRequests, type BetweenTurnsRequests } from './between-turns-requests';
 
 /** The old runtimes kept reachable for cancel actions while their runs finish. */
 const RETIRED_RUNTIMES_KEPT = 8;
@@ -33,6 +35,8 @@ export interface BackgroundContext {
   sendGuidance(runId: string, request: { taskId?: string; text: string }): Promise<{ ok: true } | { ok: false; code: string; message: string }>;
   /** The side panel's Run button, whichever runtime drives the run. */
   runAgent(runId: string, agentId: string): Promise<{ ok: true } | { ok: false; code: string; message: string }>;
+  /** The Run button on an ended run: a page carries the helper, the run port handler answers here. */
+  betweenTurns: BetweenTurnsRequests;
   /** Resume or interrupt: who decides about the runs left `running` when this background started. */
   runClaims: RunClaims;
   /** Holds the background awake while a run (or anything still working for one) is in flight. */
@@ -46,6 +50,7 @@ export interface BackgroundContextOptions {
   watchSettings?: (listener: (settings: Settings) => void) => () => void;
   createRuntime?: typeof createAgentRuntime;
   keepAlive?: BackgroundKeepAlive;
+  betweenTurns?: BetweenTurnsRequests;
 }
 
 /**
@@ -61,6 +66,7 @@ export function createBackgroundContext(options: BackgroundContextOptions = {}):
   let settings: Promise<Settings> | undefined;
   let runtime: Promise<AgentRuntime> | undefined;
   const runtimes: AgentRuntime[] = [];
+  const betweenTurns = options.betweenTurns ?? createBetweenTurnsRequests();
 
   const getStore = () => (store ??= openStore());
   const getSettings = () => (settings ??= readSettings());
@@ -121,8 +127,15 @@ export function createBackgroundContext(options: BackgroundContextOptions = {}):
         const outcome = await each.runAgent(runId, agentId);
         if (outcome) return outcome;
       }
-      return { ok: false, code: 'run-not-active', message: 'This run is not working right now. Start a turn in the page, then run the helper while it works.' };
+      // Between turns: the conversation's latest run, ended with its reply, is taken up again for the helper.
+      const openedStore = await getStore();
+      const run = await openedStore.getRun(runId);
+      const profiles = new Map(resolveProfiles(await getSettings()).map((profile) => [profile.id, profile]));
+      const allowed = run ? await betweenTurnsRefusal(openedStore, profiles, runId, agentId) : undefined;
+      if (!run || !allowed) return { ok: false, code: 'run-agent-no-run', message: 'This run is no longer stored; open the latest run of the chat and try again.' };
+      return allowed.ok ? betweenTurns.ask({ runId, agentId, origin: run.origin }) : allowed;
     },
+    betweenTurns,
     runClaims: createRunClaims(),
     keepAlive: options.keepAlive ?? createBackgroundKeepAlive(),
   };

@@ -63,7 +63,7 @@ export interface RunPortDependencies {
 /** The longest a chat turn's run may take; then the page gets its own generation and the run says why. */
 export const ROOT_TIMEOUT_MS = 10 * 60_000;
 
-type RunBeginning = Extract<BridgeToBackgroundMessage, { type: 'run-start' | 'run-resume' }>;
+type RunBeginning = Extract<BridgeToBackgroundMessage, { type: 'run-start' | 'run-resume' | 'run-between' }>;
 
 /**
  * The origin a run port really comes from: the sender's frame, as the browser reports it. An origin
@@ -138,7 +138,7 @@ export function serveRunPort(port: RunServicePort, dependencies: RunPortDependen
     const parsed = bridgeToBackgroundMessageSchema.safeParse(raw);
     if (!parsed.success) return;
     const message = parsed.data;
-    if (message.type === 'run-start' || message.type === 'run-resume') {
+    if (message.type === 'run-start' || message.type === 'run-resume' || message.type === 'run-between') {
       if (begun) return;
       begun = true;
       relay = createPageRelayedFetch(post);
@@ -201,7 +201,11 @@ export function serveRunPort(port: RunServicePort, dependencies: RunPortDependen
       return;
     }
     const outcome =
-      message.type === 'run-start' ? await startRun(message, settings, pageFetch) : await resumeRun(message.runId, settings, pageFetch);
+      message.type === 'run-start'
+        ? await startRun(message, settings, pageFetch)
+        : message.type === 'run-between'
+          ? await runBetweenTurns(message, settings, pageFetch)
+          : await resumeRun(message.runId, settings, pageFetch);
     runUnderway = false;
     if (!outcome || outcome.suspended) return;
     if (repliedEarly) post({ type: 'run-closed' });
@@ -283,6 +287,37 @@ export function serveRunPort(port: RunServicePort, dependencies: RunPortDependen
     post({ type: 'run-reply', reply: early.reply, helpersWorking: early.stillWorking, ...(early.replyStreamed ? { streamed: true } : {}) });
   }
 
+  /** The Run button between turns: the helper runs on the ended run, its model calls through this page; nothing goes into the chat. */
+  async function runBetweenTurns(message: Extract<RunBeginning, { type: 'run-between' }>, settings: Settings, pageFetch: PageRelayedFetch): Promise<RunOutcome | undefined> {
+    // The turn's reply went out long ago: its time limit does not apply; the helper has its own.
+    clearTimeout(rootTimer);
+    const store = await dependencies.context.getStore();
+    const run = await store.getRun(message.runId);
+    const settle = (outcome: { ok: true } | { ok: false; code: string; message: string }) => dependencies.context.betweenTurns.settle(message.runId, message.agentId, outcome);
+    if (!run || run.origin !== origin) {
+      settle({ ok: false, code: 'run-agent-no-run', message: 'This run is no longer stored; open the latest run of the chat and try again.' });
+      post({ type: 'run-closed' });
+      return undefined;
+    }
+    const runtime = await dependencies.context.getRuntime();
+    runUnderway = true;
+    const started = await runtime.runAgentBetweenTurns(run.id, {
+      agentId: message.agentId,
+      resolveModel: resolverFor(settings, run.adapter === 'sillytavern' ? 'sillytavern' : 'openai-chat', await storedSnapshot(run.id), pageFetch, await lendingOf(origin as string)),
+      signal: abort.signal,
+      ...loreFor(run.adapter),
+    });
+    settle(started.ok ? { ok: true } : started);
+    if (started.ok && started.done) return started.done;
+    post({ type: 'run-closed' });
+    return undefined;
+  }
+
+  async function storedSnapshot(runId: string): Promise<PromptSnapshot> {
+    const snapshotFile = await (await dependencies.context.getStore()).readFile(runId, PROMPT_SNAPSHOT_PATH);
+    return snapshotFile ? (JSON.parse(snapshotFile.content) as PromptSnapshot) : { messages: [] };
+  }
+
   async function resumeRun(runId: string, settings: Settings, pageFetch: PageRelayedFetch): Promise<RunOutcome | undefined> {
     const store = await dependencies.context.getStore();
     const run = await store.getRun(runId);
@@ -297,8 +332,7 @@ export function serveRunPort(port: RunServicePort, dependencies: RunPortDependen
       return undefined;
     }
     try {
-      const snapshotFile = await store.readFile(runId, PROMPT_SNAPSHOT_PATH);
-      const snapshot = snapshotFile ? (JSON.parse(snapshotFile.content) as PromptSnapshot) : { messages: [] };
+      const snapshot = await storedSnapshot(runId);
       post({ type: 'run-accepted', runId });
       const lending = await lendingOf(origin as string);
       const runtime = await dependencies.context.getRuntime();

@@ -7,6 +7,7 @@ import {
   type BackgroundToBridgeMessage,
   type BridgeToBackgroundMessage,
 } from '../messaging/run-port-messages';
+import { createHostCallRelay } from './host-call-relay';
 
 /** The slice of `runtime.Port` a chat-turn relay uses. */
 export interface RunPort {
@@ -54,7 +55,7 @@ export function createChatTurnRelay(options: ChatTurnRelayOptions): ChatTurnRela
       else options.toPage({ type: 'response-end', requestId, ...(helpersWorking ? { hostCallsContinue: true } : {}) });
     },
   });
-  const openHostCalls = new Set<string>();
+  const hostCalls = createHostCallRelay(requestId, options.toPage);
   /** The page has its reply; the run's helpers still work (a reply deadline passed) until `run-closed`. */
   let helpersWorking = false;
   let port: RunPort | undefined;
@@ -109,26 +110,15 @@ export function createChatTurnRelay(options: ChatTurnRelayOptions): ChatTurnRela
         end();
         break;
       case 'host-call':
-        openHostCalls.add(message.callId);
-        options.toPage({
-          type: 'host-call',
-          requestId,
-          callId: message.callId,
-          body: message.body,
-          ...(message.connectionProfile !== undefined ? { connectionProfile: message.connectionProfile } : {}),
-        });
-        break;
       case 'host-call-abort':
-        openHostCalls.delete(message.callId);
-        options.toPage({ type: 'host-call-abort', requestId, callId: message.callId });
+        hostCalls.fromBackground(message);
         break;
     }
   };
 
   const onDisconnect = () => {
     if (ended) return;
-    for (const callId of openHostCalls) options.toPage({ type: 'host-call-abort', requestId, callId });
-    openHostCalls.clear();
+    hostCalls.abortAll();
     if (helpersWorking) {
       // The page has its reply; helpers that were still working go on without the page, or not at all.
       options.toPage({ type: 'run-closed', requestId });
@@ -164,10 +154,7 @@ export function createChatTurnRelay(options: ChatTurnRelayOptions): ChatTurnRela
         end();
         return;
       }
-      if (message.type === 'run-start' || message.type === 'connection-profiles' || !openHostCalls.has(message.callId)) return;
-      if (message.type === 'host-call-end' || message.type === 'host-call-error' || message.type === 'host-call-refused') openHostCalls.delete(message.callId);
-      const { requestId: _requestId, ...relayed } = message;
-      port?.postMessage(relayed);
+      hostCalls.fromPage(message, port);
     },
   };
 }

@@ -3,6 +3,13 @@ import { chatTurnRequestId, isOversizedPageMessage, parsePageMessage } from '../
 import { BRIDGE_READY, PAGE_HOOK_CONNECT } from '../messaging/page-channel-names';
 import { createConnectionProfileQuery, type ConnectionProfileQuery } from './connection-profile-query';
 import { createChatTurnRelay, type ChatTurnRelay, type ChatTurnRelayOptions, type RunPort } from './chat-turn-relay';
+import { createBetweenTurnsRelay } from './between-turns-relay';
+
+/** What a served page port offers the rest of the bridge. */
+export interface ServedPage extends ConnectionProfileQuery {
+  /** Carries a helper the user ran between turns (its host calls through this page); false when the page has enough in flight. */
+  runBetweenTurns(runId: string, agentId: string): boolean;
+}
 
 /** Chat turns one page may have in flight at once. */
 export const MAX_RUNS_PER_PORT = 4;
@@ -20,8 +27,8 @@ export interface PagePortOptions {
  * back to the page's server untouched, unread, and nothing else is answered. Gives back the way to
  * ask the page for its SillyTavern connection profiles.
  */
-export function servePagePort(port: MessagePort, options: PagePortOptions): ConnectionProfileQuery {
-  const sessions = new Map<string, ChatTurnRelay>();
+export function servePagePort(port: MessagePort, options: PagePortOptions): ServedPage {
+  const sessions = new Map<string, Pick<ChatTurnRelay, 'fromPage'>>();
   const toPage = (message: BridgeToPageMessage) => port.postMessage(JSON.stringify(message));
   const profileQuery = createConnectionProfileQuery(toPage);
 
@@ -76,7 +83,18 @@ export function servePagePort(port: MessagePort, options: PagePortOptions): Conn
     sessions.get(message.requestId)?.fromPage(message);
   };
   toPage({ type: 'connected' });
-  return profileQuery;
+  return {
+    ...profileQuery,
+    runBetweenTurns(runId, agentId) {
+      if (sessions.size >= MAX_RUNS_PER_PORT) return false;
+      const requestId = `between-${Math.random().toString(36).slice(2)}${Date.now().toString(36)}`;
+      sessions.set(
+        requestId,
+        createBetweenTurnsRelay({ requestId, runId, agentId, openPort: options.openRunPort, toPage, onEnd: () => sessions.delete(requestId), keepAliveMs: options.keepAliveMs }),
+      );
+      return true;
+    },
+  };
 }
 
 /**

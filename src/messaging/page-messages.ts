@@ -72,6 +72,8 @@ export type BridgeToPageMessage =
   /** `hostCallsContinue`: the reply is complete, but helpers of the run still make host calls until `run-closed`. */
   | { type: 'response-end'; requestId: string; hostCallsContinue?: boolean }
   | { type: 'run-closed'; requestId: string }
+  /** A helper run between turns makes host calls under `requestId` (with the last chat turn's request as their template) until `run-closed`. */
+  | { type: 'host-calls-open'; requestId: string }
   /** `connectionProfile`: run the call on this SillyTavern connection profile (by name) instead of the page's connection. */
   | { type: 'host-call'; requestId: string; callId: string; body: Record<string, unknown>; connectionProfile?: string }
   | { type: 'host-call-abort'; requestId: string; callId: string }

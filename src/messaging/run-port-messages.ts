@@ -26,6 +26,8 @@ export const bridgeToBackgroundMessageSchema = z.discriminatedUnion('type', [
   }),
   /** After the background went away mid-run: carry on with the stored run. */
   z.strictObject({ type: z.literal('run-resume'), runId: z.string().check(z.minLength(1), z.maxLength(100)) }),
+  /** The side panel's Run button between turns: run this helper on the ended run, its host calls through this page. */
+  z.strictObject({ type: z.literal('run-between'), runId: z.string().check(z.minLength(1), z.maxLength(100)), agentId: z.string().check(z.minLength(1), z.maxLength(100)) }),
   /** A chat turn too large for the bridge to read: the background notes it for the side panel and passes it through. */
   z.strictObject({ type: z.literal('run-over-limit'), limit: z.literal('snapshot-size') }),
   z.strictObject({ type: z.literal('run-abort') }),
@@ -83,3 +85,14 @@ export type BackgroundToBridgeMessage = z.infer<typeof backgroundToBridgeMessage
 
 /** Host-call replies, relayed from the page hook to the background's page-relayed fetch. */
 export type HostCallReplyMessage = Extract<BridgeToBackgroundMessage, { type: `host-call-${string}` }>;
+
+/**
+ * The background asks a tab of the run's site to carry a helper run between turns (a runtime
+ * message to the tab): its bridge opens a run port with `run-between`. Answered `{ accepted }`.
+ */
+export const betweenTurnsRequestSchema = z.strictObject({
+  type: z.literal('run-between-request'),
+  runId: z.string().check(z.minLength(1), z.maxLength(100)),
+  agentId: z.string().check(z.minLength(1), z.maxLength(100)),
+});
+export type BetweenTurnsRequest = z.infer<typeof betweenTurnsRequestSchema>;

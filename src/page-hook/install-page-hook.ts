@@ -46,6 +46,8 @@ export function installPageHook(target: Window & typeof globalThis): void {
   const taken = new Map<string, TakenRequest>();
   const encoder = new TextEncoder();
   const channel = connectToBridge(target, (message) => handleBridgeMessage(message));
+  /** The last chat turn's adapter and request: a helper run between turns calls the page's model as that turn did. */
+  let lastTurn: Pick<TakenRequest, 'adapter' | 'template'> | undefined;
   // The lore tools read which entries this turn activated (SillyTavern's world_info_activated).
   watchLoreActivations(target);
 
@@ -62,8 +64,17 @@ export function installPageHook(target: Window & typeof globalThis): void {
       channel.send({ type: 'connection-profiles', queryId: message.queryId, profiles: listConnectionProfiles(target)?.slice(0, MAX_PROFILES) ?? null, ...(presets ? { presets } : {}) });
       return;
     }
+    if (message.type === 'host-calls-open') {
+      const ignore = () => undefined;
+      if (lastTurn) taken.set(message.requestId, { ...lastTurn, passThrough: () => Promise.reject(new Error('Not a chat turn.')), resolve: ignore, fail: ignore, hostCalls: new Map(), answered: true });
+      return;
+    }
     const entry = taken.get(message.requestId);
-    if (!entry) return;
+    if (!entry) {
+      // A call nobody can make (the page reloaded since its last chat turn) is answered, never left waiting.
+      if (message.type === 'host-call') channel.send({ type: 'host-call-error', requestId: message.requestId, callId: message.callId, message: 'The page has had no chat turn since it loaded; send a message in the chat first.' });
+      return;
+    }
     switch (message.type) {
       case 'pass-through':
         finish(message.requestId);
@@ -133,6 +144,7 @@ export function installPageHook(target: Window & typeof globalThis): void {
           hostCalls: new Map(),
         };
         taken.set(requestId, entry);
+        lastTurn = { adapter, template: entry.template };
         signal?.addEventListener('abort', () => {
           if (!taken.has(requestId) || entry.answered) return;
           finish(requestId);

@@ -35,6 +35,8 @@ export const journalEventDataSchemas = {
   }),
   /** A run taken up again after the service worker restarted. */
   'run-resume': z.looseObject({ tasks: z.number().optional() }),
+  /** An ended run taken up again for a helper the user ran between turns (the side panel's Run button). */
+  'run-reopen': z.looseObject({ agentId: z.string().optional() }),
   /** The reply went to the page while helpers still worked (a reply deadline passed). */
   'run-reply': z.looseObject({ stillWorking: z.number().optional() }),
   'invocation-start': z.looseObject({ profileId: z.string().optional(), kind: z.string().optional() }),

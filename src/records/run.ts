@@ -27,8 +27,16 @@ export const agentRunSchema = z.object({
   createdAt: z.number(),
   endedAt: z.number().optional(),
   reply: z.string().optional(),
-  /** When the reply went to the page while helpers still worked (a reply deadline); the run ends after them. */
+  /**
+   * When the reply went to the page while the run still worked: helpers after a reply deadline or
+   * after the reply, or one the user ran between turns (`reopenedAt`). The run ends after them.
+   */
   repliedAt: z.number().optional(),
+  /**
+   * When the user last ran a helper on this run after it had ended (between turns, the side panel's
+   * Run button): the run was taken up again for that helper (runtime/between-turns.ts).
+   */
+  reopenedAt: z.number().optional(),
   error: z.object({ code: z.string(), message: z.string() }).optional(),
   /** Set when the run failed in a way that sent the page's original request to its own model. */
   fallback: runFallbackSchema.optional(),
@@ -54,3 +62,8 @@ export const agentRunSchema = z.object({
   guidance: z.array(guidanceNoteSchema).max(GUIDANCE_MAX_NOTES).optional(),
 });
 export type AgentRun = z.infer<typeof agentRunSchema>;
+
+/** A run that gave the page its reply (early, or at its end); one that fell open or was stopped did not. */
+export function endedWithReply(run: AgentRun): boolean {
+  return run.repliedAt !== undefined || (run.status === 'completed' && run.fallback === undefined);
+}

@@ -73,6 +73,14 @@ export interface ResumeRunOptions {
 
 export type { EarlyReply };
 
+/** What a helper run between turns needs: which helper, and the page's model and lorebooks as for a resumed run. */
+export interface BetweenTurnsOptions extends ResumeRunOptions {
+  agentId: string;
+}
+
+/** Started (`done` when the run ended again, absent for a run already working), or refused with what to do. */
+export type BetweenTurnsStart = { ok: true; done?: Promise<RunOutcome> } | { ok: false; code: string; message: string };
+
 export interface RunOutcome {
   /** The run as stored at its end: `completed`, `failed`, `cancelled` (with `error` set unless completed). */
   run: AgentRun;
@@ -104,6 +112,12 @@ export interface AgentRuntime {
   sendGuidance(runId: string, request: { taskId?: string; text: string }): Promise<GuidanceOutcome | undefined>;
   /** The side panel's Run button: starts a helper in this run. Undefined when this runtime does not drive the run. */
   runAgent(runId: string, agentId: string): Promise<{ ok: true } | { ok: false; code: string; message: string } | undefined>;
+  /**
+   * The Run button between turns (between-turns.ts): runs the helper on the ended run `runId`, the
+   * conversation's latest, taken up again; `done` resolves when that run ends again. A run working
+   * in this runtime takes the helper as `runAgent` does. Refused with what to do otherwise.
+   */
+  runAgentBetweenTurns(runId: string, start: BetweenTurnsOptions): Promise<BetweenTurnsStart>;
   /**
    * Stops every run of this runtime where it stands without recording an end, as when the browser
    * stops the service worker; their `startRun`/`resumeRun` promises resolve with `suspended: true`.

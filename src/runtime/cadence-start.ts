@@ -14,17 +14,33 @@ import type { RunSession } from './run-session';
 import { createTask } from './task-creation';
 import { parentTaskOf } from './task-tree';
 
-export type CadenceMoment = 'turn-start' | 'after-reply' | 'on-demand';
+export type CadenceMoment = 'turn-start' | 'after-reply' | 'on-demand' | 'between-turns';
 
 /** How much of the reply an after-the-reply helper is given in its briefing. */
 const REPLY_CHARS = 6_000;
 
-/** The tool-call key a cadence task is recorded under: the same for the same helper and moment, so it is made once. */
-function cadenceCallId(moment: CadenceMoment, agentId: string): string {
-  return `cadence:${moment}:${agentId}`;
+/**
+ * The tool-call key a cadence task is recorded under: the same for the same helper and moment, so it
+ * is made once. The user may run a helper between turns again once its last one ended: each time is
+ * numbered (`between-turns.ts`).
+ */
+export function cadenceCallId(moment: CadenceMoment, agentId: string, occurrence = 1): string {
+  return occurrence === 1 ? `cadence:${moment}:${agentId}` : `cadence:${moment}:${agentId}:${occurrence}`;
+}
+
+/** What an after-the-reply helper or one run between turns reads of the reply it is about. */
+function replyContext(reply: string | undefined): { context?: string } {
+  return reply !== undefined ? { context: `The reply the writer just gave:\n\n${capText(reply, REPLY_CHARS, '…')}` } : {};
 }
 
 function briefFor(profile: AgentProfile, moment: CadenceMoment, reply: string | undefined) {
+  if (moment === 'between-turns') {
+    return {
+      title: profile.name,
+      objective: 'The user asked you to do your part now, after the writer replied to the latest message, as your instructions say. Your result is read at the start of the next turn.',
+      ...replyContext(reply),
+    };
+  }
   if (moment === 'on-demand') {
     return { title: profile.name, objective: 'The user asked you to do your part for this turn of the chat now, as your instructions say.' };
   }
@@ -37,7 +53,7 @@ function briefFor(profile: AgentProfile, moment: CadenceMoment, reply: string | 
   return {
     title: profile.name,
     objective: 'Do your part now that the writer has replied to the latest message, as your instructions say. Your result is read at the start of the next turn.',
-    ...(reply !== undefined ? { context: `The reply the writer just gave:\n\n${capText(reply, REPLY_CHARS, '…')}` } : {}),
+    ...replyContext(reply),
   };
 }
 
@@ -51,10 +67,11 @@ export async function startCadenceHelpers(
   helpers: readonly AgentProfile[],
   moment: CadenceMoment,
   reply?: string,
+  occurrence = 1,
 ): Promise<AgentTaskRecord[]> {
   const started: AgentTaskRecord[] = [];
   for (const profile of helpers) {
-    const callId = cadenceCallId(moment, profile.id);
+    const callId = cadenceCallId(moment, profile.id, occurrence);
     const existing = [...session.tasks.values()].find((task) => task.parentInvocationId === root.id && task.toolCallId === callId);
     if (existing) continue;
     const refusal = delegationRefusal({ session, invocation: root });
@@ -69,7 +86,7 @@ export async function startCadenceHelpers(
         target: profile,
         request: { agentId: profile.id, task: briefFor(profile, moment, reply) },
         call: { callId, turn: 0 },
-        startedBy: moment === 'on-demand' ? { by: 'user' } : { by: 'cadence', cadence: profile.runs },
+        startedBy: moment === 'on-demand' || moment === 'between-turns' ? { by: 'user' } : { by: 'cadence', cadence: profile.runs },
       });
       session.scheduler.enqueue(task.id, parentTaskOf(session, task)?.id);
       started.push(task);
@@ -104,7 +121,7 @@ export async function runOnDemand(session: RunSession, agentId: string): Promise
   const already = [...session.tasks.values()].some((task) => task.toolCallId === cadenceCallId('on-demand', profile.id));
   return already
     ? { ok: false, code: 'run-agent-already', message: `${profile.name} already ran on this turn.` }
-    : { ok: false, code: 'run-agent-refused', message: 'A limit of this run allows no new helper now (its spend cap or its number of tasks).' };
+    : { ok: false, code: 'run-agent-refused', message: 'the run is at its spend cap or at its number of tasks.' };
 }
 
 /** The helpers that run after the reply, as the run's profiles say now (never the writer itself). */

@@ -4,7 +4,7 @@ import type { AgentInvocation } from '../records/invocation';
 import type { AgentRun } from '../records/run';
 import { addUsage, emptyUsage } from '../records/usage';
 import { PROMPT_SNAPSHOT_PATH } from '../workspace/layout';
-import type { AgentRuntime, AgentRuntimeOptions, RunOutcome } from './agent-runtime';
+import type { AgentRuntime, AgentRuntimeOptions, BetweenTurnsOptions, BetweenTurnsStart, ResumeRunOptions, RunOutcome } from './agent-runtime';
 import { profileBudget } from './budget';
 import { chatMessageText } from '../hosts/chat-text';
 import { PageModelFallbackError } from './fail-open';
@@ -19,7 +19,7 @@ import { RunSession, type RunSessionOptions, type RuntimeEnvironment } from './r
 import { RunSuspendedError } from './run-signals';
 import { chatIdentityOf } from './chat-identity';
 import { carryReusedHelperMemory, seedRunMemory } from './agent-memory';
-import { asResumed, EARLIER_FOLDER, findEarlierResults, renderEarlierSection, takeEarlierResults, withEarlierSection } from './earlier-results';
+import { asResumed, EARLIER_FOLDER, type EarlierResult, findEarlierResults, renderEarlierSection, takeEarlierResults, withEarlierSection } from './earlier-results';
 import { applyReviewDecision } from './task-review';
 import { withoutProgressLines } from './snapshot-without-progress';
 import { parentTaskOf } from './task-tree';
@@ -27,6 +27,7 @@ import { applyEndedRunReview } from './ended-run-review';
 import { planCadence, renderCadenceSection } from './cadence';
 import { runOnDemand, startCadenceHelpers } from './cadence-start';
 import { sendGuidance } from './guidance';
+import { betweenTurnsRefusal, isReopenedRun, reopenForHelper, runAgainBetweenTurns, runBetweenTurns } from './between-turns';
 
 const TITLE_CHARS = 80;
 
@@ -70,13 +71,52 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
   const sessions = new Map<string, { session: RunSession; done: Promise<RunOutcome> }>();
   const usesKeyedConnection = profilesUseKeyedConnection(options.profiles, options.keyedConnectionIds ?? []);
 
-  async function drive(session: RunSession, root: AgentInvocation, signal: AbortSignal | undefined): Promise<RunOutcome> {
+  /** Builds the session of a run from its records alone (a resumed run, or one taken up again between turns). */
+  async function sessionFromStore(run: AgentRun, snapshot: PromptSnapshot, callbacks: ResumeRunOptions, earlierResults: readonly EarlierResult[]): Promise<{ session: RunSession; invocations: AgentInvocation[] }> {
+    const tasks = await environment.store.listTasks(run.id);
+    // The run's usage is saved at its end; until then each invocation's, saved every round, is the truth.
+    const invocations = await environment.store.listInvocations(run.id);
+    environment.store.countStored?.({ invocations });
+    const usage = invocations.reduce((total, invocation) => addUsage(total, invocation.usage), emptyUsage());
+    const session = createSession(environment, { run: { ...run, usage }, snapshot, tasks, resolveModel: callbacks.resolveModel, onProgress: callbacks.onProgress, onReplyStream: callbacks.onReplyStream, onEarlyReply: callbacks.onEarlyReply, earlierResults, lore: callbacks.lore });
+    return { session, invocations };
+  }
+
+  async function storedSnapshot(runId: string): Promise<PromptSnapshot> {
+    const snapshotFile = await environment.store.readFile(runId, PROMPT_SNAPSHOT_PATH);
+    if (!snapshotFile) throw new HostContractError('snapshot-missing', `Run ${runId} has no prompt snapshot to resume from.`);
+    // What an earlier worker wrote counts toward the run's history cap here too (with its histories, below).
+    environment.store.countStored?.({ files: [snapshotFile] });
+    return promptSnapshotSchema.parse(JSON.parse(snapshotFile.content));
+  }
+
+  const reopening = new Set<string>();
+
+  /** The Run button on a run this runtime drives: in the turn, or on a run taken up again between turns. */
+  async function runInActive(session: RunSession, agentId: string): Promise<{ ok: true } | { ok: false; code: string; message: string }> {
+    const root = await environment.store.getInvocation(session.run.rootInvocationId);
+    return root && isReopenedRun(session.run, root) ? runAgainBetweenTurns(session, root, agentId) : runOnDemand(session, agentId);
+  }
+
+  async function reopenBetweenTurns(runId: string, start: BetweenTurnsOptions): Promise<BetweenTurnsStart> {
+    const allowed = await betweenTurnsRefusal(environment.store, environment.profiles, runId, start.agentId);
+    if (!allowed.ok) return allowed;
+    const root = await environment.store.getInvocation(allowed.run.rootInvocationId);
+    if (!root) throw new HostContractError('invocation-missing', `Run ${runId} has no root invocation in the store.`);
+    const { session, invocations } = await sessionFromStore(allowed.run, await storedSnapshot(runId), start, []);
+    await completeEndRecords(session, invocations);
+    const opened = await reopenForHelper(session, root, allowed.profile);
+    if (!opened.ok) return opened;
+    return { ok: true, done: drive(session, root, start.signal, runBetweenTurns) };
+  }
+
+  async function drive(session: RunSession, root: AgentInvocation, signal: AbortSignal | undefined, driver: typeof runRoot = runRoot): Promise<RunOutcome> {
     // A fail-open ending (a limit the turn met) keeps its reason; any other abort is the page stopping.
     const stop = (): void =>
       session.controller.abort(signal?.reason instanceof PageModelFallbackError ? signal.reason : new CancelledError('The page stopped the generation.'));
     if (signal?.aborted) stop();
     signal?.addEventListener('abort', stop, { once: true });
-    const done = runRoot(session, root);
+    const done = driver(session, root);
     sessions.set(session.run.id, { session, done });
     try {
       return await done;
@@ -166,28 +206,22 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
       if (!run) throw new HostContractError('run-missing', `There is no run ${runId} in the store to resume.`);
       if (run.status !== 'running') return { run, reply: run.status === 'completed' ? (run.reply ?? '') : '' };
       if (sessions.has(runId)) throw new HostContractError('run-active', `Run ${runId} is already running in this runtime.`);
-      const snapshotFile = await store.readFile(runId, PROMPT_SNAPSHOT_PATH);
-      if (!snapshotFile) throw new HostContractError('snapshot-missing', `Run ${runId} has no prompt snapshot to resume from.`);
-      const snapshot = promptSnapshotSchema.parse(JSON.parse(snapshotFile.content));
+      const snapshot = await storedSnapshot(runId);
       const root = await store.getInvocation(run.rootInvocationId);
       if (!root) throw new HostContractError('invocation-missing', `Run ${runId} has no root invocation in the store.`);
-      const tasks = await store.listTasks(runId);
-      // The run's usage is saved at its end; until then each invocation's, saved every round, is the truth.
-      const invocations = await store.listInvocations(runId);
-      // What the stopped worker wrote counts toward the run's history cap here too.
-      store.countStored?.({ files: [snapshotFile], invocations });
-      const usage = invocations.reduce((total, invocation) => addUsage(total, invocation.usage), emptyUsage());
       // The earlier results this run was offered when it started, read by today's rule (a decision since may have changed one).
       const runFiles = new Set((await store.listFiles(runId, EARLIER_FOLDER)).map((file) => file.path));
       const earlierResults = run.chat ? (await findEarlierResults(store, run, run.chat, { resumed: true })).map((result) => asResumed(result, runFiles)) : [];
-      const session = createSession(environment, { run: { ...run, usage }, snapshot, tasks, resolveModel: resume.resolveModel, onProgress: resume.onProgress, onReplyStream: resume.onReplyStream, onEarlyReply: resume.onEarlyReply, earlierResults, lore: resume.lore });
+      const { session, invocations } = await sessionFromStore(run, snapshot, resume, earlierResults);
+      const tasks = [...session.tasks.values()];
       await session.journal.record('run-resume', { invocationId: root.id, data: { tasks: tasks.length } });
       await completeEndRecords(session, invocations);
       // Tasks that were running go first, so they keep their slots; queued ones follow in order.
       const unfinished = tasks.filter((task) => task.status === 'running' || task.status === 'queued');
       unfinished.sort((left, right) => Number(right.status === 'running') - Number(left.status === 'running') || left.createdAt - right.createdAt);
       for (const task of unfinished) session.scheduler.enqueue(task.id, parentTaskOf(session, task)?.id);
-      return drive(session, root, resume.signal);
+      // A run taken up again between turns has no writer left to run: only its helpers (between-turns.ts).
+      return drive(session, root, resume.signal, isReopenedRun(run, root) ? runBetweenTurns : runRoot);
     },
 
     cancelRun(runId, reason) {
@@ -215,8 +249,22 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
 
     async runAgent(runId, agentId) {
       const active = sessions.get(runId);
-      return active ? runOnDemand(active.session, agentId) : undefined;
+      return active ? runInActive(active.session, agentId) : undefined;
     },
+
+    async runAgentBetweenTurns(runId, start) {
+      const active = sessions.get(runId);
+      if (active) return runInActive(active.session, start.agentId);
+      // Two presses at once: the second waits for nothing, the first takes the run up.
+      if (reopening.has(runId)) return { ok: false, code: 'run-agent-already', message: 'This turn is being taken up for a helper already; watch for its task in the side panel.' };
+      reopening.add(runId);
+      try {
+        return await reopenBetweenTurns(runId, start);
+      } finally {
+        reopening.delete(runId);
+      }
+    },
+
 
     async shutdown() {
       const active = [...sessions.values()];

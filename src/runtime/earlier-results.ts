@@ -1,7 +1,7 @@
 import { HostContractError } from '../errors';
 import type { ChatIdentity } from '../records/chat-identity';
 import { readStoredCapsule, type ResultCapsule } from '../records/capsule';
-import type { AgentRun } from '../records/run';
+import { endedWithReply, type AgentRun } from '../records/run';
 import type { AgentTaskRecord } from '../records/task';
 import type { RunStore } from '../store/run-store';
 import { childPathForReaders, renderCapsuleBody, renderResultFile } from '../rendering/capsule-markdown';
@@ -52,17 +52,16 @@ function offeredTo(task: AgentTaskRecord): string[] {
   return [...(task.offeredToRunIds ?? []), ...(task.carriedToRunId !== undefined ? [task.carriedToRunId] : [])];
 }
 
-/** A helper that ran after its run's reply (cadence `after the reply`): its result is about that reply. */
-function isAboutTheReply(task: AgentTaskRecord): boolean {
+/**
+ * A helper that ran after its run's reply (cadence `after the reply`, or started by the user once
+ * the reply was out, as between turns): its result is about that reply.
+ */
+function isAboutTheReply(task: AgentTaskRecord, run: AgentRun): boolean {
+  if (task.startedBy === 'user') return run.repliedAt !== undefined && task.createdAt >= run.repliedAt;
   return task.startedBy === 'cadence' && task.cadence === 'after the reply';
 }
 
 const sameText = (left: string, right: string): boolean => left.replace(/\s+/g, ' ').trim() === right.replace(/\s+/g, ' ').trim();
-
-/** A run that gave the page its reply (early, or at its end); one that fell open or was stopped did not. */
-export function endedWithReply(run: AgentRun): boolean {
-  return run.repliedAt !== undefined || (run.status === 'completed' && run.fallback === undefined);
-}
 
 /**
  * Whether a run at another message gave its reply with this result. An attempt at this run's own
@@ -111,7 +110,7 @@ export async function findEarlierResults(
     if (tasks.length === 0) continue;
     for (const task of tasks) {
       // A result about an attempt's reply does not hold for another attempt at the message.
-      if (task.status !== 'completed' || isAboutTheReply(task)) continue;
+      if (task.status !== 'completed' || isAboutTheReply(task, attempt)) continue;
       const result = await offer(store, task, `earlier-${task.workspaceKey}`, 'same-message');
       if (result && result.capsule.status !== 'failed') found.set(result.name, result);
     }
@@ -122,7 +121,7 @@ export async function findEarlierResults(
     for (const task of await store.listTasks(earlier.id)) {
       if (task.resultDeliveredAt !== undefined) continue;
       // A sibling swipe's reply is not the one on screen: its after-the-reply result stays with it.
-      if (isAboutTheReply(task) && options.previousReply !== undefined && earlier.reply !== undefined && !sameText(earlier.reply, options.previousReply)) continue;
+      if (isAboutTheReply(task, earlier) && options.previousReply !== undefined && earlier.reply !== undefined && !sameText(earlier.reply, options.previousReply)) continue;
       if (options.resumed ? !offeredTo(task).includes(run.id) : await usedByAReply(store, task, { runId: run.id, chat })) continue;
       let name = `earlier-${task.workspaceKey}`;
       for (let repeat = 2; found.has(name); repeat += 1) name = `earlier-${task.workspaceKey}-${repeat}`;

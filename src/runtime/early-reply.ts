@@ -39,8 +39,13 @@ export async function replyWhileHelpersWork(session: RunSession, reply: string, 
     // A listener that throws must not stop the helpers; the reply is stored on the run.
   }
   if (startsAfter) await afterReply.start();
+  await untilHelpersEnd(session);
+  return true;
+}
+
+/** Waits until no task of the run is queued or running, or the run was stopped. */
+export async function untilHelpersEnd(session: RunSession): Promise<void> {
   while (unfinished(session).length > 0 && !session.signal.aborted) {
     await session.scheduler.waitForChange(HELPER_POLL_MS, session.signal);
   }
-  return true;
 }

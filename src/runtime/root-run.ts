@@ -33,7 +33,8 @@ async function endRootInvocation(
   return ended;
 }
 
-async function endRun(
+/** Records the run's end (its record and its last event); a completed run records its memory version. */
+export async function endRun(
   session: RunSession,
   wanted: RunStatus,
   result: { reply?: string; error?: RetinueError; fallback?: RunFallback },

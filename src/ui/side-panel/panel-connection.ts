@@ -22,6 +22,7 @@ export interface PanelConnection {
   onEvent(listener: (event: JournalEvent) => void): () => void;
   /** Called after the Port is (re)opened: events may have been missed, so re-read the store. */
   onReconnect(listener: () => void): () => void;
+  /** A refusal or failure the background reported: its words, and its code (the panel words some codes itself). */
   onError(listener: (message: string, code: string) => void): () => void;
   close(): void;
 }

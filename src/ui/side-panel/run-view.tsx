@@ -48,7 +48,7 @@ export function RunView({ state }: { state: SidePanelState }) {
           </button>
         )}
         <RunExportButtons store={state.store} runId={run.id} onError={report} />
-        <RunAgentButton run={run} journal={state.journal.value} settings={state.settings.value} onRun={(agentId) => state.runAgent(agentId)} />
+        <RunAgentButton run={run} siteRuns={state.history.value} journal={state.journal.value} settings={state.settings.value} onRun={(agentId) => state.runAgent(agentId)} />
       </div>
       {run.fallback ? <RunFallbackNote fallback={run.fallback} /> : run.error && <p class="error-text">{t('sidepanel_run_error', run.error.message)}</p>}
       <CostLine run={run} journal={state.journal.value} now={state.now.value} />

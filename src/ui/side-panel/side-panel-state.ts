@@ -7,8 +7,8 @@ import type { Settings } from '../../settings/schema';
 import type { RunStore } from '../../store/run-store';
 import type { PanelSettingsAccess } from '../settings-access';
 import type { PanelConnection } from './panel-connection';
-import { panelNoticeText } from './panel-notice-text';
 import { matchesQuery } from './run-search';
+import { panelRefusalText } from './panel-refusals';
 
 export type HistoryScope = 'site' | 'all';
 
@@ -202,7 +202,7 @@ export function createSidePanelState(dependencies: SidePanelDependencies): SideP
     subscribe();
     void track(reloadAll());
   });
-  const stopErrors = connection.onError((message, code) => (notice.value = panelNoticeText(code, message)));
+  const stopErrors = connection.onError((message, code) => (notice.value = panelRefusalText(code, message)));
   const stopSettings = dependencies.settings.onChanged((next) => (settings.value = next));
   void track(dependencies.settings.load().then((loaded) => void (settings.value = loaded)));
 

@@ -3,6 +3,7 @@ import { beforeEach, expect, test } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { loreSaveRefusalSchema } from '../../../src/messaging/lore-messages';
 import { panelNoticeText } from '../../../src/ui/side-panel/panel-notice-text';
+import { panelRefusalText } from '../../../src/ui/side-panel/panel-refusals';
 
 type Messages = Record<string, { message: string }>;
 const readMessages = (locale: string): Messages => JSON.parse(readFileSync(new URL(`../../../public/_locales/${locale}/messages.json`, import.meta.url), 'utf8'));
@@ -42,6 +43,8 @@ function refusalCodes(): string[] {
   const files = [
     'src/runtime/guidance.ts',
     'src/runtime/cadence-start.ts',
+    'src/runtime/between-turns.ts',
+    'src/background/between-turns-requests.ts',
     'src/runtime/task-review.ts',
     'src/runtime/ended-run-review.ts',
     'src/background/lore-decisions.ts',
@@ -65,10 +68,9 @@ function refusalCodes(): string[] {
 }
 
 test('every refusal the side panel can be told has its words in English and Chinese', () => {
-  const missing = refusalCodes().filter((code) => {
-    const key = `panelNotice_${code.replaceAll('-', '_')}`;
-    return !english[key] || !chinese[key];
-  });
+  browserSpeaks(chinese);
+  const missing = refusalCodes().filter((code) => panelRefusalText(code, 'as sent') === 'as sent');
+  for (const key of Object.keys(english).filter((name) => name.startsWith('panelNotice_'))) expect(chinese[key], key).toBeDefined();
   expect(missing).toEqual([]);
   expect(refusalCodes().length).toBeGreaterThan(20);
 });

@@ -1,0 +1,72 @@
+import type { BridgeToPageMessage, PageToBridgeMessage } from '../messaging/page-messages';
+import { backgroundToBridgeMessageSchema, KEEP_ALIVE_INTERVAL_MS } from '../messaging/run-port-messages';
+import type { RunPort } from './chat-turn-relay';
+import { createHostCallRelay } from './host-call-relay';
+
+export interface BetweenTurnsRelayOptions {
+  requestId: string;
+  runId: string;
+  agentId: string;
+  openPort: () => RunPort;
+  toPage: (message: BridgeToPageMessage) => void;
+  onEnd: () => void;
+  keepAliveMs?: number;
+  /** Reconnections after the background went away (it resumes the run from the store). */
+  maxReconnects?: number;
+}
+
+/**
+ * A helper the user ran between turns (the side panel's Run button): nothing goes into the chat, so
+ * the relay only carries the run's host calls between the background and the page hook (under its
+ * own request id) until the run ends. If the background goes away mid-run, it reconnects with the
+ * run id and the background resumes the run.
+ */
+export function createBetweenTurnsRelay(options: BetweenTurnsRelayOptions): { fromPage(message: PageToBridgeMessage): void } {
+  const { requestId } = options;
+  const hostCalls = createHostCallRelay(requestId, options.toPage);
+  let port: RunPort | undefined;
+  let ended = false;
+  let reconnects = 0;
+  const keepAlive = setInterval(() => port?.postMessage({ type: 'keep-alive' }), options.keepAliveMs ?? KEEP_ALIVE_INTERVAL_MS);
+
+  const end = () => {
+    if (ended) return;
+    ended = true;
+    clearInterval(keepAlive);
+    port?.disconnect();
+    options.toPage({ type: 'run-closed', requestId });
+    options.onEnd();
+  };
+
+  const onBackground = (raw: unknown) => {
+    const parsed = backgroundToBridgeMessageSchema.safeParse(raw);
+    if (!parsed.success || ended) return;
+    const message = parsed.data;
+    if (message.type === 'host-call' || message.type === 'host-call-abort') hostCalls.fromBackground(message);
+    else if (message.type === 'run-closed' || message.type === 'run-reply' || message.type === 'run-failed' || message.type === 'pass-through') {
+      end();
+    }
+  };
+
+  const connect = (first: { type: 'run-between'; runId: string; agentId: string } | { type: 'run-resume'; runId: string }) => {
+    port = options.openPort();
+    port.onMessage.addListener(onBackground);
+    port.onDisconnect.addListener(() => {
+      if (ended) return;
+      hostCalls.abortAll();
+      if (reconnects >= (options.maxReconnects ?? 3)) return end();
+      reconnects += 1;
+      connect({ type: 'run-resume', runId: options.runId });
+    });
+    port.postMessage(first);
+  };
+
+  options.toPage({ type: 'host-calls-open', requestId });
+  connect({ type: 'run-between', runId: options.runId, agentId: options.agentId });
+
+  return {
+    fromPage(message) {
+      if (!ended) hostCalls.fromPage(message, port);
+    },
+  };
+}
