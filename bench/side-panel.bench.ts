@@ -17,6 +17,8 @@ Object.assign(globalThis, {
   HTMLElement: happyWindow.HTMLElement,
   Node: happyWindow.Node,
   Event: happyWindow.Event,
+  // happy-dom's observer never reports a row on screen (it lays nothing out), as a browser would for rows below the fold.
+  IntersectionObserver: happyWindow.IntersectionObserver,
 });
 
 // The panel's text comes from `browser.i18n`; answer from the English messages as the browser would.
@@ -41,6 +43,7 @@ const { createSidePanelState } = await import('../src/ui/side-panel/side-panel-s
 const { SidePanelApp } = await import('../src/ui/side-panel/side-panel-app');
 const { settingsSchema } = await import('../src/settings/schema');
 const { emptyUsage } = await import('../src/records/usage');
+const { ROWS_PER_PAGE } = await import('../src/ui/side-panel/shown-rows');
 type RunStore = import('../src/store/run-store').RunStore;
 type AgentTaskRecord = import('../src/records/task').AgentTaskRecord;
 type JournalEvent = import('../src/records/journal').JournalEvent;
@@ -81,6 +84,12 @@ const settingsAccess = {
   setGlobalEnabled: async () => undefined,
   switchSite: async () => ({ ok: true as const }),
 };
+
+/** A list drawn in part ends in a button naming the rows not drawn yet; one drawn in full has none. */
+function expectMore(container: { querySelector(selector: string): { textContent: string | null } | null }, selector: string, hidden: number, label: string): void {
+  const more = container.querySelector(`${selector} button`)?.textContent;
+  if (hidden === 0 ? more !== undefined : !more?.startsWith(`Show ${hidden} more`)) throw new Error(`${label}: ${selector} reads ${more ?? 'nothing'} with ${hidden} rows not drawn`);
+}
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const flushRenders = async () => {
@@ -133,8 +142,11 @@ async function measure(label: string, options: { runs: number; tasksInLatest: nu
     state.now.value += 1_000;
     await flushRenders();
     ticks.push(performance.now() - started);
+    // A page of rows is drawn (happy-dom reports nothing near the viewport); the last item says how many more there are.
     const timelineBars = container.querySelectorAll('.timeline-bar').length;
-    if (timelineBars !== options.tasksInLatest + 1) throw new Error(`${label}: the timeline drew ${timelineBars} bars for ${options.tasksInLatest} tasks`);
+    if (timelineBars !== Math.min(options.tasksInLatest + 1, ROWS_PER_PAGE)) throw new Error(`${label}: the timeline drew ${timelineBars} bars for ${options.tasksInLatest} tasks`);
+    expectMore(container, '.timeline-more', options.tasksInLatest + 1 - timelineBars, label);
+    expectMore(container, '.task-more', options.tasksInLatest - container.querySelectorAll('.task-row').length, label);
     if (container.querySelector('.timeline-axis')?.textContent === axisBefore) throw new Error(`${label}: the timeline's axis did not grow with the clock`);
     await store.putTask(task(runId, 0, 'running'));
     render(null, container as unknown as Element);
