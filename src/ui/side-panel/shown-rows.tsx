@@ -33,9 +33,12 @@ export function useShownRows(total: number, list: RefObject<HTMLElement | null>,
   return {
     shown: Math.min(shown, total),
     showMore(askedByUser) {
-      const from = Math.min(shown, total);
-      if (askedByUser) focusRow.current = from;
-      setShown(from + ROWS_PER_PAGE);
+      // From the count as it is when the update applies: an observer's late report must not draw fewer.
+      setShown((count) => {
+        const from = Math.min(count, total);
+        if (askedByUser) focusRow.current = from;
+        return from + ROWS_PER_PAGE;
+      });
     },
   };
 }
