@@ -1,12 +1,11 @@
 // @vitest-environment happy-dom
-import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/preact';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { act, fireEvent, render, screen, within } from '@testing-library/preact';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentTaskRecord } from '../../../src/records/task';
-import { openRunStore } from '../../../src/store/idb-run-store';
-import type { RunStore } from '../../../src/store/run-store';
 import { ROWS_PER_PAGE } from '../../../src/ui/side-panel/shown-rows';
 import { TaskList } from '../../../src/ui/side-panel/task-list';
-import { buildTask, uniqueDatabaseName } from '../../support/record-builders';
+import { buildTask } from '../../support/record-builders';
+import { freshRunStorePerTest } from '../../support/fresh-run-store';
 import { installEnglishMessages } from '../../support/english-messages';
 
 beforeAll(installEnglishMessages);
@@ -61,20 +60,15 @@ function manyTasks(): AgentTaskRecord[] {
 const drawnTaskIds = () => [...document.querySelectorAll('[data-task-id]')].map((row) => row.getAttribute('data-task-id'));
 
 describe('a long task list', () => {
-  let store: RunStore;
+  const store = freshRunStorePerTest();
   const browserObserver = globalThis.IntersectionObserver;
 
-  beforeEach(async () => {
-    store = await openRunStore({ name: uniqueDatabaseName() });
-  });
   afterEach(() => {
-    cleanup();
-    store.close();
     globalThis.IntersectionObserver = browserObserver;
     ReportedIntersections.observers.clear();
   });
 
-  const renderList = () => render(<TaskList tasks={manyTasks()} store={store} now={5_000} onCancel={() => undefined} />);
+  const renderList = () => render(<TaskList tasks={manyTasks()} store={store.current} now={5_000} onCancel={() => undefined} />);
 
   it('draws a page of rows in the tree’s order, says how many there are in all, and how many are not drawn yet', () => {
     renderList();
@@ -115,7 +109,7 @@ describe('a long task list', () => {
   });
 
   it('draws a short list whole, with no button', () => {
-    render(<TaskList tasks={manyTasks().slice(0, ROWS_PER_PAGE)} store={store} now={5_000} onCancel={() => undefined} />);
+    render(<TaskList tasks={manyTasks().slice(0, ROWS_PER_PAGE)} store={store.current} now={5_000} onCancel={() => undefined} />);
 
     expect(drawnTaskIds()).toHaveLength(ROWS_PER_PAGE);
     expect(screen.queryByRole('button', { name: /more tasks/ })).toBeNull();

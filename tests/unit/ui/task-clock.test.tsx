@@ -1,15 +1,14 @@
 // @vitest-environment happy-dom
 import { signal } from '@preact/signals';
-import { act, cleanup, render } from '@testing-library/preact';
+import { act, render } from '@testing-library/preact';
 import { Fragment, options, type VNode } from 'preact';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { AgentTaskRecord } from '../../../src/records/task';
-import { openRunStore } from '../../../src/store/idb-run-store';
-import type { RunStore } from '../../../src/store/run-store';
 import { CostLine } from '../../../src/ui/side-panel/cost-line';
 import { RunTimeline } from '../../../src/ui/side-panel/run-timeline';
 import { TaskList } from '../../../src/ui/side-panel/task-list';
-import { buildRun, buildTask, uniqueDatabaseName } from '../../support/record-builders';
+import { buildRun, buildTask } from '../../support/record-builders';
+import { freshRunStorePerTest } from '../../support/fresh-run-store';
 import { installEnglishMessages } from '../../support/english-messages';
 
 beforeAll(installEnglishMessages);
@@ -60,14 +59,7 @@ async function changesBy(root: Element, work: () => void): Promise<Element[]> {
 }
 
 describe('the panel clock', () => {
-  let store: RunStore;
-  beforeEach(async () => {
-    store = await openRunStore({ name: uniqueDatabaseName() });
-  });
-  afterEach(() => {
-    cleanup();
-    store.close();
-  });
+  const store = freshRunStorePerTest();
 
   function renderRun() {
     const clock = signal(NOW);
@@ -76,7 +68,7 @@ describe('the panel clock', () => {
       <>
         <CostLine run={run} journal={[]} now={clock} />
         <RunTimeline run={run} tasks={tasks()} journal={[]} now={clock} />
-        <TaskList tasks={tasks()} store={store} now={clock} onCancel={() => undefined} />
+        <TaskList tasks={tasks()} store={store.current} now={clock} onCancel={() => undefined} />
       </>,
     );
     return { clock, container: view.container };
