@@ -2,16 +2,18 @@ import { useMemo } from 'preact/hooks';
 import type { JournalEvent } from '../../records/journal';
 import type { AgentRun } from '../../records/run';
 import { t } from '../ui-text';
-import { formatCount, formatDuration, formatOffset } from './format';
+import { formatCount, formatOffset } from './format';
 import { summariseRunCost } from './run-cost';
 import { HistoryCapNote } from './history-cap-note';
 import { TaskCostList, TokenCapNote } from './task-cost-list';
 import { TokenText } from './token-text';
+import { RunElapsed, useClockSignal, type PanelClock } from './task-clock';
 
 /** A run's cost: model calls, tokens in and out, wall time; then the same by model and by task; the token limit once reached. */
-export function CostLine({ run, journal, now }: { run: AgentRun; journal: JournalEvent[]; now: number }) {
-  const clock = run.status === 'running' ? now : 0;
-  const cost = useMemo(() => summariseRunCost(run, journal, clock), [run, journal, clock]);
+export function CostLine({ run, journal, now }: { run: AgentRun; journal: JournalEvent[]; now: PanelClock }) {
+  const clock = useClockSignal(now);
+  // The sums change with the journal, not the clock: only the wall time below reads the clock.
+  const cost = useMemo(() => summariseRunCost(run, journal, run.endedAt ?? run.createdAt), [run, journal]);
   const headingId = `cost-title-${run.id}`;
   return (
     <section class="cost-line" aria-labelledby={headingId}>
@@ -19,7 +21,7 @@ export function CostLine({ run, journal, now }: { run: AgentRun; journal: Journa
         <strong id={headingId}>{t('sidepanel_cost_heading')}</strong>
         <span>{t('sidepanel_cost_calls', formatCount(cost.calls))}</span>
         {cost.calls > 0 && <TokenText counts={cost} />}
-        <span>{t('sidepanel_cost_wall', formatDuration(cost.wallMilliseconds))}</span>
+        <RunElapsed run={run} clock={clock} format={(elapsed) => t('sidepanel_cost_wall', elapsed)} />
       </p>
       {cost.calls === 0 ? (
         <p class="muted">{t('sidepanel_cost_none')}</p>

@@ -140,6 +140,11 @@ export function buildRunTimeline(run: AgentRun, tasks: readonly AgentTaskRecord[
   return { origin: run.createdAt, horizon, bars, ...replyMoments(run, journal) };
 }
 
+/** A time as milliseconds from the run's start, for the stylesheet to place against `--timeline-span`. */
+export function timelineOffset(timeline: RunTimeline, time: number): number {
+  return Math.max(0, time - timeline.origin);
+}
+
 /** Where a time falls between the timeline's edges, as a percentage (0–100). */
 export function timelinePercent(timeline: RunTimeline, time: number): number {
   const span = Math.max(1, timeline.horizon - timeline.origin);

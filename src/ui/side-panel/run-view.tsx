@@ -1,7 +1,6 @@
 import type { SidePanelState } from './side-panel-state';
 import { AgentMemoryPanel, agentNameOf } from './agent-memory-panel';
 import { t } from '../ui-text';
-import { formatDuration, runElapsed } from './format';
 import { CostLine } from './cost-line';
 import { MarkdownView } from './markdown-view';
 import { RunExportButtons } from './run-actions';
@@ -15,8 +14,12 @@ import { TaskList } from './task-list';
 import { CadenceUsageLine } from './cadence-usage-line';
 import { GuidancePanel } from './guidance-panel';
 import { RunAgentButton } from './run-agent-button';
+import { RunElapsed } from './task-clock';
 
-/** The current (or opened) run: root status, time, cancel, export, its tasks and its reply. */
+/**
+ * The current (or opened) run: root status, time, cancel, export, its tasks and its reply. It reads
+ * the clock nowhere itself: the parts whose time runs take the clock signal, so a tick re-renders them only.
+ */
 export function RunView({ state }: { state: SidePanelState }) {
   const run = state.run.value;
   if (!run) return null;
@@ -37,7 +40,7 @@ export function RunView({ state }: { state: SidePanelState }) {
         <StatusBadge status={runDisplayStatus(run)} />
       </div>
       <div class="run-meta">
-        <span>{t('sidepanel_elapsed', formatDuration(runElapsed(run, state.now.value)))}</span>
+        <RunElapsed run={run} clock={state.now} format={(elapsed) => t('sidepanel_elapsed', elapsed)} />
         <span class="muted">{run.origin}</span>
       </div>
       <RepliedNote run={run} tasks={state.tasks.value} />
@@ -51,12 +54,12 @@ export function RunView({ state }: { state: SidePanelState }) {
         <RunAgentButton run={run} siteRuns={state.history.value} journal={state.journal.value} settings={state.settings.value} onRun={(agentId) => state.runAgent(agentId)} />
       </div>
       {run.fallback ? <RunFallbackNote fallback={run.fallback} /> : run.error && <p class="error-text">{t('sidepanel_run_error', run.error.message)}</p>}
-      <CostLine run={run} journal={state.journal.value} now={state.now.value} />
+      <CostLine run={run} journal={state.journal.value} now={state.now} />
       <CadenceUsageLine tasks={state.tasks.value} />
-      <RunTimeline run={run} tasks={state.tasks.value} journal={state.journal.value} now={state.now.value} />
+      <RunTimeline run={run} tasks={state.tasks.value} journal={state.journal.value} now={state.now} />
       <ReviewQueue tasks={state.tasks.value} store={state.store} running={run.status === 'running'} onReview={(taskId, decision) => state.reviewTask(taskId, decision)} />
       <LoreProposals journal={state.journal.value} onDecide={(proposalId, decision) => state.decideLore(proposalId, decision)} />
-      <TaskList tasks={state.tasks.value} store={state.store} now={state.now.value} onCancel={state.cancelTask} />
+      <TaskList tasks={state.tasks.value} store={state.store} now={state.now} onCancel={state.cancelTask} />
       <AgentMemoryPanel run={run} store={state.store} onError={report} agentName={(agentId) => agentNameOf(state.settings.value, agentId)} />
       <GuidancePanel run={run} tasks={state.tasks.value} onSend={(taskId, text) => state.sendGuidance(taskId, text)} />
       {run.reply && (

@@ -1,22 +1,24 @@
+import type { ReadonlySignal } from '@preact/signals';
 import type { ComponentChildren } from 'preact';
 import { memo } from 'preact/compat';
 import { useState } from 'preact/hooks';
 import type { AgentTaskRecord } from '../../records/task';
 import type { RunStore } from '../../store/run-store';
 import { t } from '../ui-text';
-import { formatCount, formatDuration, isTaskCancellable, taskDisplayStatus, taskElapsed } from './format';
+import { formatCount, isTaskCancellable, taskDisplayStatus } from './format';
 import { TaskLookups } from './lookup-list';
 import { ReviewMark } from './review-queue';
 import { StatusBadge } from './status-badge';
 import { TaskRanWithLine } from './task-ran-with';
 import { TaskResultView } from './task-result';
 import { TaskReason } from './task-reason';
+import { TaskElapsed } from './task-clock';
 
 export interface TaskRowProps {
   task: AgentTaskRecord;
   store: RunStore;
-  /** Current time, for the elapsed time of running tasks. */
-  now: number;
+  /** The panel's clock: only a running task's elapsed time reads it. */
+  clock: ReadonlySignal<number>;
   onCancel(taskId: string): void;
   /** The list of tasks this one handed on (nested delegation), inside its item. */
   children?: ComponentChildren;
@@ -25,10 +27,9 @@ export interface TaskRowProps {
 }
 
 /** One delegated task: agent, title, status, time, budget use, tokens; opens to its result. */
-function TaskRowComponent({ task, store, now, onCancel, children, delegatedBy }: TaskRowProps) {
+function TaskRowComponent({ task, store, clock, onCancel, children, delegatedBy }: TaskRowProps) {
   const [open, setOpen] = useState(false);
   const status = taskDisplayStatus(task);
-  const elapsed = taskElapsed(task, now);
   const detailsId = `task-details-${task.id}`;
   return (
     <li class={`task-row task-${status}`} data-task-id={task.id} data-status={status}>
@@ -58,16 +59,7 @@ function TaskRowComponent({ task, store, now, onCancel, children, delegatedBy }:
           </button>
         )}
       </div>
-      <div class="task-meta">
-        <TaskReason task={task} delegatedBy={delegatedBy} />
-        {elapsed !== undefined && <span>{t('sidepanel_elapsed', formatDuration(elapsed))}</span>}
-        <span>{t('sidepanel_rounds', task.usage.rounds, task.budget.maxRounds)}</span>
-        <span>{t('sidepanel_tool_calls', task.usage.toolCalls, task.budget.maxToolCalls)}</span>
-        <span>
-          {t('sidepanel_tokens', formatCount(task.usage.totalTokens))}
-          {task.usage.estimated === true && <em class="cost-estimated"> ({t('sidepanel_cost_estimated')})</em>}
-        </span>
-      </div>
+      <TaskMeta task={task} clock={clock} delegatedBy={delegatedBy} />
       {task.ranWith && <TaskRanWithLine ranWith={task.ranWith} />}
       {open && (
         <div id={detailsId}>
@@ -80,8 +72,25 @@ function TaskRowComponent({ task, store, now, onCancel, children, delegatedBy }:
   );
 }
 
-/** Re-renders only when its own task record (or, while it runs, the clock) changes, or it holds sub-tasks. */
-export const TaskRow = memo(TaskRowComponent, (before, after) => {
-  const ticking = after.task.status === 'running';
-  return before.task === after.task && before.store === after.store && before.onCancel === after.onCancel && before.children === after.children && before.delegatedBy === after.delegatedBy && (!ticking || before.now === after.now);
-});
+/** The line under a task's head: why it ran, its time, its budget use and its tokens. */
+function TaskMeta({ task, clock, delegatedBy }: { task: AgentTaskRecord; clock: ReadonlySignal<number>; delegatedBy: string | undefined }) {
+  return (
+    <div class="task-meta">
+      <TaskReason task={task} delegatedBy={delegatedBy} />
+      <TaskElapsed task={task} clock={clock} />
+      <span>{t('sidepanel_rounds', task.usage.rounds, task.budget.maxRounds)}</span>
+      <span>{t('sidepanel_tool_calls', task.usage.toolCalls, task.budget.maxToolCalls)}</span>
+      <span>
+        {t('sidepanel_tokens', formatCount(task.usage.totalTokens))}
+        {task.usage.estimated === true && <em class="cost-estimated"> ({t('sidepanel_cost_estimated')})</em>}
+      </span>
+    </div>
+  );
+}
+
+/** Re-renders only when its own task record changes, or it holds sub-tasks; a clock tick reaches only its elapsed time. */
+export const TaskRow = memo(
+  TaskRowComponent,
+  (before, after) =>
+    before.task === after.task && before.store === after.store && before.clock === after.clock && before.onCancel === after.onCancel && before.children === after.children && before.delegatedBy === after.delegatedBy,
+);

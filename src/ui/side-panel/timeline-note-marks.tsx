@@ -1,6 +1,6 @@
 import { t } from '../ui-text';
 import { formatOffset } from './format';
-import { timelinePercent, type RunTimeline } from './run-timeline-model';
+import { timelineOffset, type RunTimeline } from './run-timeline-model';
 import { quotedNote, type TimelineNote } from './timeline-notes';
 
 /** A waiting note and one in a request have marks of their own, so the state never rests on colour alone. */
@@ -29,7 +29,7 @@ export function TimelineNoteMarks({ notes, timeline }: { notes: readonly Timelin
         const label = noteLabel(note, timeline);
         const state = stateOf(note);
         return (
-          <span key={note.id} class={`timeline-note note-${state}`} data-note-id={note.id} data-applied={state === 'applied'} role="img" aria-label={label} title={label} style={{ left: `${timelinePercent(timeline, note.sentAt)}%` }}>
+          <span key={note.id} class={`timeline-note note-${state}`} data-note-id={note.id} data-applied={state === 'applied'} role="img" aria-label={label} title={label} style={{ '--at': timelineOffset(timeline, note.sentAt) }}>
             {noteMarks[state]}
           </span>
         );

@@ -1,9 +1,10 @@
+import type { ReadonlySignal } from '@preact/signals';
 import { memo } from 'preact/compat';
 import { useState } from 'preact/hooks';
 import { t, type UiMessageKey } from '../ui-text';
 import { formatOffset } from './format';
 import { statusLabels } from './status-badge';
-import { timelinePercent, type RunTimeline, type TimelineBar, type TimelineStatus } from './run-timeline-model';
+import { timelineOffset, type RunTimeline, type TimelineBar, type TimelineStatus } from './run-timeline-model';
 import { noteLabel, TimelineNoteMarks } from './timeline-note-marks';
 
 /** Each status has its own mark, so status never rests on colour alone (the bars' patterns differ too). */
@@ -19,8 +20,8 @@ export const statusMarks: Record<TimelineStatus, string> = {
 
 export const statusWords: Record<TimelineStatus, UiMessageKey> = statusLabels;
 
-/** The details a bar shows on focus or hover: its times from the run's start, and its rounds. */
-function barDetails(bar: TimelineBar, timeline: RunTimeline): string[] {
+/** The details a bar shows on focus or hover: its times from the run's start (a running bar's up to `horizon`), and its rounds. */
+function barDetails(bar: TimelineBar, timeline: RunTimeline, horizon: number): string[] {
   const at = (time: number) => formatOffset(time - timeline.origin);
   const lines: string[] = [];
   if (bar.start === undefined) {
@@ -29,7 +30,7 @@ function barDetails(bar: TimelineBar, timeline: RunTimeline): string[] {
     if (bar.queuedAt !== undefined && bar.start - bar.queuedAt >= 100) lines.push(t('sidepanel_timeline_queued_for', formatOffset(bar.start - bar.queuedAt)));
     lines.push(
       bar.end === undefined
-        ? t('sidepanel_timeline_times_running', at(bar.start), formatOffset(timeline.horizon - bar.start))
+        ? t('sidepanel_timeline_times_running', at(bar.start), formatOffset(horizon - bar.start))
         : t('sidepanel_timeline_times', at(bar.start), at(bar.end), formatOffset(bar.end - bar.start)),
     );
   }
@@ -40,37 +41,65 @@ function barDetails(bar: TimelineBar, timeline: RunTimeline): string[] {
 export interface TimelineRowProps {
   bar: TimelineBar;
   timeline: RunTimeline;
+  /** The right edge as the clock moves it; only a running bar's details read it. */
+  horizon: ReadonlySignal<number>;
   runId: string;
+}
+
+/** A bar's details, its running time following the clock (the only part of a row a tick changes). */
+function BarDetails({ bar, timeline, horizon, name, status, id }: Pick<TimelineRowProps, 'bar' | 'timeline' | 'horizon'> & { name: string; status: string; id: string }) {
+  const edge = bar.start !== undefined && bar.end === undefined ? horizon.value : timeline.horizon;
+  return (
+    <div class="timeline-details" id={id} role="tooltip">
+      <strong>
+        {name} — {status}
+      </strong>
+      {bar.title && <span>{bar.title}</span>}
+      {barDetails(bar, timeline, edge).map((line) => (
+        <span key={line}>{line}</span>
+      ))}
+      {bar.notes?.map((note) => (
+        <span key={note.id}>{noteLabel(note, timeline)}</span>
+      ))}
+    </div>
+  );
+}
+
+/**
+ * Where a row's bar and queue line fall, as offsets from the run's start for the stylesheet to divide
+ * by the time axis's span (`--timeline-span`, set once on the plot): a tick that grows the axis moves
+ * every bar without touching a row. A bar without an end runs to the right edge.
+ */
+function positionStyle(bar: TimelineBar, timeline: RunTimeline): Record<string, number> {
+  const style: Record<string, number> = { '--depth': bar.depth };
+  if (bar.queuedAt !== undefined) style['--queued-at'] = timelineOffset(timeline, bar.queuedAt);
+  if (bar.start !== undefined) style['--start-at'] = timelineOffset(timeline, bar.start);
+  if (bar.start !== undefined && bar.end !== undefined) style['--end-at'] = timelineOffset(timeline, bar.end);
+  return style;
 }
 
 /**
  * One invocation's row: its name (indented by nesting), then its bar on the run's time axis with a
  * mark for each note the user sent it. The bar is a button: focus or hover shows the details, Enter or a click keeps them shown, Escape hides them.
  */
-function TimelineRowComponent({ bar, timeline, runId }: TimelineRowProps) {
+function TimelineRowComponent({ bar, timeline, horizon, runId }: TimelineRowProps) {
   const [pinned, setPinned] = useState(false);
   const [dismissed, setDismissed] = useState(false);
   const detailsId = `timeline-${runId}-${bar.id}`;
-  const queueStart = bar.queuedAt === undefined ? undefined : timelinePercent(timeline, bar.queuedAt);
-  const queueEnd = timelinePercent(timeline, bar.start ?? timeline.horizon);
-  const left = bar.start === undefined ? queueEnd : timelinePercent(timeline, bar.start);
-  const right = bar.start === undefined ? queueEnd : timelinePercent(timeline, bar.end ?? timeline.horizon);
+  const queued = bar.queuedAt !== undefined && (bar.start === undefined || bar.start > bar.queuedAt);
   const status = t(statusWords[bar.status]);
   const name = bar.depth === 0 && bar.label !== 'root' ? t('sidepanel_timeline_root', bar.label) : bar.label;
   return (
-    <li class={`timeline-row${pinned ? ' is-pinned' : ''}${dismissed ? ' is-dismissed' : ''}`} data-bar-id={bar.id} data-status={bar.status} style={{ '--depth': bar.depth }}>
+    <li class={`timeline-row${pinned ? ' is-pinned' : ''}${dismissed ? ' is-dismissed' : ''}`} data-bar-id={bar.id} data-status={bar.status} style={positionStyle(bar, timeline)}>
       <span class="timeline-label" title={bar.title}>
         <span class={`timeline-mark status-${bar.status}`} aria-hidden="true">{statusMarks[bar.status]}</span>
         <span class="timeline-name">{name}</span>
       </span>
       <div class="timeline-track">
-        {queueStart !== undefined && queueEnd > queueStart && (
-          <span class="timeline-queue" aria-hidden="true" style={{ left: `${queueStart}%`, width: `${queueEnd - queueStart}%` }} />
-        )}
+        {queued && <span class="timeline-queue" aria-hidden="true" />}
         <button
           type="button"
           class={`timeline-bar bar-${bar.status}`}
-          style={{ left: `${left}%`, width: `${right - left}%` }}
           aria-describedby={detailsId}
           onClick={() => {
             setPinned(!pinned);
@@ -86,29 +115,19 @@ function TimelineRowComponent({ bar, timeline, runId }: TimelineRowProps) {
         >
           <span class="visually-hidden">{t('sidepanel_timeline_bar_name', name, status)}</span>
         </button>
-        <div class="timeline-details" id={detailsId} role="tooltip">
-          <strong>
-            {name} — {status}
-          </strong>
-          {bar.title && <span>{bar.title}</span>}
-          {barDetails(bar, timeline).map((line) => (
-            <span key={line}>{line}</span>
-          ))}
-          {bar.notes?.map((note) => (
-            <span key={note.id}>{noteLabel(note, timeline)}</span>
-          ))}
-        </div>
+        <BarDetails bar={bar} timeline={timeline} horizon={horizon} name={name} status={status} id={detailsId} />
         {bar.notes && <TimelineNoteMarks notes={bar.notes} timeline={timeline} />}
       </div>
     </li>
   );
 }
 
-/** Re-renders when its bar or the time axis changes. */
+/** Re-renders when its bar or the run's finished extent changes; the clock reaches only a running bar's details. */
 export const TimelineRow = memo(
   TimelineRowComponent,
   (before, after) =>
     before.runId === after.runId &&
+    before.horizon === after.horizon &&
     before.timeline.origin === after.timeline.origin &&
     before.timeline.horizon === after.timeline.horizon &&
     JSON.stringify(before.bar) === JSON.stringify(after.bar),

@@ -5,6 +5,7 @@ import type { JournalEvent } from '../../../src/records/journal';
 import type { AgentRun } from '../../../src/records/run';
 import type { AgentTaskRecord } from '../../../src/records/task';
 import { RunTimeline } from '../../../src/ui/side-panel/run-timeline';
+import { ROWS_PER_PAGE } from '../../../src/ui/side-panel/shown-rows';
 import { buildRun, buildTask } from '../../support/record-builders';
 import { installEnglishMessages } from '../../support/english-messages';
 
@@ -47,6 +48,18 @@ const rowOf = (id: string) => document.querySelector<HTMLElement>(`.timeline-row
 const barOf = (id: string) => rowOf(id).querySelector<HTMLElement>('.timeline-bar')!;
 const detailsOf = (id: string) => rowOf(id).querySelector<HTMLElement>('[role="tooltip"]')!.textContent;
 
+/**
+ * Where a bar falls on the axis, in percent, as the stylesheet places it: the row gives offsets from the
+ * run's start (`--start-at`, `--end-at`, absent while it runs), the plot the axis's span.
+ */
+function placementOf(id: string): { left: number; width: number } {
+  const offset = (element: HTMLElement, name: string) => element.style.getPropertyValue(name);
+  const span = Number(offset(document.querySelector<HTMLElement>('.timeline-plot')!, '--timeline-span'));
+  const start = Number(offset(rowOf(id), '--start-at') || span);
+  const end = Number(offset(rowOf(id), '--end-at') || span);
+  return { left: (start / span) * 100, width: ((end - start) / span) * 100 };
+}
+
 describe('RunTimeline', () => {
   it('draws a finished run: the root, each helper, the reply moments, and each status with its own mark and word', () => {
     const run = buildRun({ createdAt: START, endedAt: START + 10_100, reply: 'The end.' });
@@ -78,9 +91,8 @@ describe('RunTimeline', () => {
     const run = buildRun({ createdAt: START, endedAt: START + 10_000 });
     renderTimeline(run, [child('done', { status: 'completed', startedAt: START + 2_500, endedAt: START + 7_500 })]);
 
-    expect(barOf('done').style.left).toBe('25%');
-    expect(barOf('done').style.width).toContain('50%');
-    expect(barOf('root').style.left).toBe('0%');
+    expect(placementOf('done')).toEqual({ left: 25, width: 50 });
+    expect(placementOf('root').left).toBe(0);
   });
 
   it('shows a bar’s times from the run’s start and its rounds on focus, and keeps them after Enter until Escape', () => {
@@ -108,13 +120,13 @@ describe('RunTimeline', () => {
     ];
 
     const view = renderTimeline(run, tasks, [], START + 4_000);
-    const earlyWidth = parseFloat(barOf('busy').style.width);
+    const earlyWidth = placementOf('busy').width;
     expect(detailsOf('busy')).toContain('Started at 1.0s, running for 3.0s');
     expect(detailsOf('waiting')).toContain('Waiting in the queue since 2.0s');
     expect(rowOf('root').dataset['status']).toBe('running');
 
     view.rerender(<RunTimeline run={run} tasks={tasks} journal={[]} now={START + 10_000} />);
-    const laterWidth = parseFloat(barOf('busy').style.width);
+    const laterWidth = placementOf('busy').width;
     expect(earlyWidth).toBeCloseTo(75, 5);
     expect(laterWidth).toBeCloseTo(90, 5);
     expect(detailsOf('busy')).toContain('running for 9.0s');
@@ -136,7 +148,7 @@ describe('RunTimeline', () => {
     expect(rows.map((row) => row.style.getPropertyValue('--depth'))).toEqual(['0', '1', '2', '1']);
   });
 
-  it('draws one task, and fifty, one bar each with a distinct description', () => {
+  it('draws one task, and fifty, one bar each with a distinct description, the fifty a page at a time', () => {
     const run = buildRun({ createdAt: START, endedAt: START + 60_000 });
     for (const count of [1, 50]) {
       const tasks = Array.from({ length: count }, (_, index) =>
@@ -144,8 +156,15 @@ describe('RunTimeline', () => {
       );
       const view = renderTimeline(run, tasks);
 
+      // Nothing reports the list's end near the viewport here, so each next page is asked for by hand.
+      for (let drawn = Math.min(count + 1, ROWS_PER_PAGE); drawn < count + 1; drawn = Math.min(count + 1, drawn + ROWS_PER_PAGE)) {
+        expect(document.querySelectorAll('.timeline-bar')).toHaveLength(drawn);
+        fireEvent.click(screen.getByRole('button', { name: `Show ${count + 1 - drawn} more bars (${drawn} of ${count + 1} shown)` }));
+        expect(document.activeElement).toBe(document.querySelectorAll('.timeline-bar')[drawn]);
+      }
       const bars = [...document.querySelectorAll<HTMLElement>('.timeline-bar')];
       expect(bars).toHaveLength(count + 1);
+      expect(screen.queryByRole('button', { name: /^Show \d+ more bars/ })).toBeNull();
       const describedBy = new Set(bars.map((bar) => bar.getAttribute('aria-describedby')));
       expect(describedBy.size).toBe(count + 1);
       view.unmount();

@@ -13,6 +13,12 @@ import { installEnglishMessages } from '../../support/english-messages';
 beforeAll(installEnglishMessages);
 afterEach(cleanup);
 
+/** Where a mark sits on the time axis, as the stylesheet places it: its offset over the plot's span. */
+function placeOf(mark: HTMLElement | null | undefined): string {
+  const span = Number((mark?.closest('.timeline-plot') as HTMLElement | null)?.style.getPropertyValue('--timeline-span'));
+  return `${(100 * Number(mark?.style.getPropertyValue('--at'))) / span}%`;
+}
+
 const START = 10_000;
 const critic = buildTask({
   id: 'critic-task', runId: 'run-1', parentInvocationId: 'run-1-root', childInvocationId: 'critic-invocation', workspaceKey: 'scene-critic',
@@ -36,7 +42,7 @@ describe('notes on the timeline', () => {
 
     const [mark] = marksOf('critic-task');
     expect(marksOf('root')).toHaveLength(0);
-    expect(mark?.style.left).toBe('25%');
+    expect(placeOf(mark)).toBe('25%');
     expect(mark?.dataset['applied']).toBe('false');
     const label = 'Note sent at 2.5s, waiting for its next call: the duke is left-handed.';
     expect(screen.getByRole('img', { name: label })).toBe(mark);
@@ -67,7 +73,7 @@ describe('notes on the timeline', () => {
     renderWith(buildRun({ createdAt: START, status: 'running', guidance: [toWriter] }), [applied]);
 
     expect(marksOf('critic-task')).toHaveLength(0);
-    expect(marksOf('root').map((mark) => [mark.style.left, mark.getAttribute('aria-label')])).toEqual([
+    expect(marksOf('root').map((mark) => [placeOf(mark), mark.getAttribute('aria-label')])).toEqual([
       ['50%', 'Note sent at 5.0s, in its request at round 3: the duke is left-handed.'],
     ]);
   });
@@ -77,7 +83,7 @@ describe('notes on the timeline', () => {
     renderWith(buildRun({ createdAt: START, status: 'running', guidance: [note({}), note({ id: 'note-3', text: long, sentAt: START + 7_500 })] }));
 
     const marks = marksOf('critic-task');
-    expect(marks.map((mark) => mark.style.left)).toEqual(['25%', '75%']);
+    expect(marks.map((mark) => placeOf(mark))).toEqual(['25%', '75%']);
     const label = marks[1]?.getAttribute('aria-label') ?? '';
     expect(label.endsWith('…')).toBe(true);
     expect(label.length).toBeLessThan(160);
