@@ -1,6 +1,7 @@
 // idb checks `instanceof IDBRequest` and friends, so the in-memory IndexedDB must be global here.
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
+import { countText } from '../count-text';
 import { RetinueError } from '../errors';
 import { createModelResolver } from '../model/model-resolver';
 import type { ModelClientOptions } from '../model/create-model-client';
@@ -120,7 +121,7 @@ export async function runHeadless(terminalEnvironment: HeadlessRunnerEnvironment
       onProgress: progress,
       ...(runnerArguments.conversation !== undefined ? { chat: { conversationId: runnerArguments.conversation } } : {}),
       ...(runnerArguments.replyDeadlineMs !== undefined ? { replyDeadlineMs: runnerArguments.replyDeadlineMs } : {}),
-      onEarlyReply: (early) => progress(`replied; ${early.stillWorking} helpers still working`),
+      onEarlyReply: (early) => progress(countText('sidepanel_replied_helpers_working', early.stillWorking)),
       ...(environment.signal ? { signal: environment.signal } : {}),
     });
     const fallback = outcome.run.fallback;

@@ -4,6 +4,7 @@ import { defaultDelegations } from './support/delegating-root-script';
 import { waitUntil } from './support/evaluating-handle';
 import { waitForFixtureReady } from './support/fixture-pages';
 import { HOSTILE_RESULT, putWorkspaceFile, readHostileFindings, SANITISED_FINDINGS } from './support/hostile-markdown';
+import { readNarrowLayoutProblems } from './support/narrow-layout';
 import { saveScreenshot } from './support/screenshots';
 import { readStorage } from './support/settings';
 
@@ -109,6 +110,22 @@ describe('Firefox: the sidebar', () => {
     });
     expect(details).toMatch(/Started at \d+\.\ds, ended at/);
     await saveScreenshot(sidebar, 'side-panel-firefox');
+  });
+
+  test('at 232 px wide (the width it opened at by hand), rows wrap or truncate: no badge covers an agent’s name', async () => {
+    const sidebar = await scenario.browser.openExtensionPage(`sidepanel.html?origin=${encodeURIComponent(scenario.fixtures.origins.primary)}`, {
+      windowSize: { width: 232, height: 900 },
+    });
+    await waitUntil(
+      async () => ((await sidebar.evaluate(() => document.querySelectorAll('.task-row[data-status="completed"]').length === 2 && document.querySelector('.history-row') !== null)) ? true : undefined),
+      { description: 'the run’s tasks and its history row in the narrow sidebar', timeoutMs: 20_000 },
+    );
+
+    const width = await sidebar.evaluate(() => document.documentElement.clientWidth);
+    const problems = await sidebar.evaluate(readNarrowLayoutProblems);
+    await saveScreenshot(sidebar, 'side-panel-narrow-firefox');
+    expect(width).toBeLessThanOrEqual(260);
+    expect(problems).toEqual([]);
   });
 
   test('renders a hostile result sanitised, DOMPurify included', async () => {

@@ -7,6 +7,7 @@ import { defaultDelegations, scriptDelegatingRoot } from './support/delegating-r
 import { sendFixtureMessage, startFixtureMessage, waitForFixtureReady, waitForFixtureStatus } from './support/fixture-pages';
 import type { FixtureServer } from './support/fixture-server';
 import { HOSTILE_RESULT, putWorkspaceFile, readHostileFindings, SANITISED_FINDINGS } from './support/hostile-markdown';
+import { readNarrowLayoutProblems } from './support/narrow-layout';
 import { saveScreenshot } from './support/screenshots';
 
 /** The side panel after a real delegated chat turn, in Chromium (opened as a tab, at panel width). */
@@ -64,6 +65,17 @@ describe('Chromium: the side panel', () => {
     await panel.emulateMedia({ colorScheme: 'dark' });
     await saveScreenshot(panel, 'side-panel-dark-chromium');
     await panel.emulateMedia({ colorScheme: 'light' });
+  });
+
+  test('at 232 px wide (as Firefox opened it), rows wrap or truncate: no badge covers an agent’s name', async () => {
+    const narrow = await chromium.openExtensionPage(`sidepanel.html?origin=${encodeURIComponent(fixtures.origins.primary)}`);
+    await narrow.setViewportSize({ width: 232, height: 900 });
+    await narrow.waitForFunction(() => document.querySelectorAll('.task-row[data-status="completed"]').length === 2 && document.querySelector('.history-row') !== null, undefined, { timeout: 20_000 });
+
+    const problems = await narrow.evaluate(readNarrowLayoutProblems);
+    await saveScreenshot(narrow, 'side-panel-narrow-chromium');
+    await narrow.close();
+    expect(problems).toEqual([]);
   });
 
   test('renders a hostile result sanitised: no script, no handlers, no remote image, no javascript: link', async () => {

@@ -8,7 +8,11 @@ type Messages = Record<string, { message: string; placeholders?: Record<string, 
  * `$1` substitutions and named placeholders, so component tests read the text a user reads.
  */
 export function installEnglishMessages(): void {
-  const messages = englishMessages as Messages;
+  installMessages(englishMessages as Messages);
+}
+
+/** As {@link installEnglishMessages}, from another locale's messages (a browser set to that language). */
+export function installMessages(messages: Messages): void {
   const getMessage = (key: string, substitutions?: string | string[]): string => {
     const entry = messages[key];
     if (!entry) return '';

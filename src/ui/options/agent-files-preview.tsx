@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { runsText } from '../cadence-text';
 import type { AgentFilePreviewEntry, AgentFilesPreview, PreviewModel } from '../../settings/agent-file-preview';
+import { countText } from '../../count-text';
 import { t } from '../ui-text';
 
 function modelText(model: PreviewModel): string {
@@ -11,9 +12,9 @@ function modelText(model: PreviewModel): string {
 
 function budgetText(budget: AgentFilePreviewEntry['budget']): string {
   return [
-    t('options_agent_preview_budget_value', budget.maxRounds, budget.maxToolCalls),
+    t('options_agent_preview_budget_value', countText('count_rounds', budget.maxRounds), countText('count_tool_calls', budget.maxToolCalls)),
     ...(budget.timeoutMs !== undefined ? [t('options_agent_preview_timeout', Math.round(budget.timeoutMs / 1000))] : []),
-    ...(budget.maxRunTokens !== undefined ? [t('options_agent_preview_run_tokens', budget.maxRunTokens)] : []),
+    ...(budget.maxRunTokens !== undefined ? [countText('options_agent_preview_run_tokens', budget.maxRunTokens)] : []),
   ].join(' · ');
 }
 

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { keyForEditedConnection } from '../../settings/key-binding';
 import { connectionSchema, toolProtocolSchema, type Connection, type Settings } from '../../settings/schema';
 import { issuesFromZod } from '../../settings/settings-errors';
+import { countText } from '../../count-text';
 import { t } from '../ui-text';
 import { describedBy, Field, issuesByPath } from './field';
 import { listEndpointModels, type ModelListing } from './model-listing';
@@ -142,7 +143,7 @@ export function ConnectionForm({ state, connection, onDone }: ConnectionFormProp
       {listing && listing !== 'testing' && testedWithoutKey && <p class="muted">{t('options_connection_tested_without_key', originOf(draft.baseURL) ?? draft.baseURL)}</p>}
       {listing && listing !== 'testing' && (listing.ok ? (
         <div class="test-result" role="status">
-          <p>{t('options_connection_models', listing.models.length)}</p>
+          <p>{countText('options_connection_models', listing.models.length)}</p>
           <ul class="model-list">{listing.models.slice(0, 100).map((model) => <li key={model}><code>{model}</code></li>)}</ul>
         </div>
       ) : (

@@ -4,6 +4,7 @@ import { builtInProfiles, resolveProfiles } from '../../profiles/built-in-profil
 import type { AgentRun } from '../../records/run';
 import type { Settings } from '../../settings/schema';
 import type { RunStore } from '../../store/run-store';
+import { countText } from '../../count-text';
 import { t } from '../ui-text';
 import { formatCount } from './format';
 import { clearAgentMemory, editFits, memoryOfRun, saveMemoryFile } from './memory-edits';
@@ -103,7 +104,7 @@ function MemoryFileView({ agentId, name, file, files, onSave }: MemoryFileViewPr
   return (
     <div class="agent-memory-file" data-memory-path={file.path}>
       <div class="agent-memory-file-head">
-        <span class="agent-memory-path">{t('sidepanel_memory_file', shownPath, formatCount(file.content.length))}</span>
+        <span class="agent-memory-path">{countText('sidepanel_memory_file', file.content.length, shownPath)}</span>
         {!editing && (
           <button type="button" class="small-button" aria-label={t('sidepanel_memory_edit_label', shownPath, name)} onClick={() => setDraft(file.content)}>
             {t('sidepanel_memory_edit')}

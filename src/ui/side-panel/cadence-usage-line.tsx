@@ -1,6 +1,6 @@
 import type { AgentTaskRecord } from '../../records/task';
+import { countText } from '../../count-text';
 import { t } from '../ui-text';
-import { formatCount } from './format';
 
 /** Calls and tokens of the helpers this run started on their cadence; undefined when it started none. */
 export function cadenceUsage(tasks: readonly AgentTaskRecord[]): { calls: number; tokens: number } | undefined {
@@ -13,5 +13,5 @@ export function cadenceUsage(tasks: readonly AgentTaskRecord[]): { calls: number
 export function CadenceUsageLine({ tasks }: { tasks: readonly AgentTaskRecord[] }) {
   const usage = cadenceUsage(tasks);
   if (!usage) return null;
-  return <p class="cadence-usage muted">{t('sidepanel_cadence_usage', formatCount(usage.calls), formatCount(usage.tokens))}</p>;
+  return <p class="cadence-usage muted">{t('sidepanel_cadence_usage', countText('count_calls', usage.calls), countText('sidepanel_tokens', usage.tokens))}</p>;
 }

@@ -1,8 +1,9 @@
 import { useMemo } from 'preact/hooks';
 import type { JournalEvent } from '../../records/journal';
 import type { AgentRun } from '../../records/run';
+import { countText } from '../../count-text';
 import { t } from '../ui-text';
-import { formatCount, formatOffset } from './format';
+import { formatOffset } from './format';
 import { summariseRunCost } from './run-cost';
 import { HistoryCapNote } from './history-cap-note';
 import { TaskCostList, TokenCapNote } from './task-cost-list';
@@ -19,7 +20,7 @@ export function CostLine({ run, journal, now }: { run: AgentRun; journal: Journa
     <section class="cost-line" aria-labelledby={headingId}>
       <p class="cost-total">
         <strong id={headingId}>{t('sidepanel_cost_heading')}</strong>
-        <span>{t('sidepanel_cost_calls', formatCount(cost.calls))}</span>
+        <span>{countText('sidepanel_cost_calls', cost.calls)}</span>
         {cost.calls > 0 && <TokenText counts={cost} />}
         <RunElapsed run={run} clock={clock} format={(elapsed) => t('sidepanel_cost_wall', elapsed)} />
       </p>
@@ -30,7 +31,7 @@ export function CostLine({ run, journal, now }: { run: AgentRun; journal: Journa
           {cost.byModel.map((model) => (
             <li key={model.model} data-model={model.model}>
               <span class="cost-model">{model.model}</span>
-              <span>{t('sidepanel_cost_calls', formatCount(model.calls))}</span>
+              <span>{countText('sidepanel_cost_calls', model.calls)}</span>
               <TokenText counts={model} />
               <span>{t('sidepanel_cost_call_time', formatOffset(model.callMilliseconds))}</span>
             </li>

@@ -1,6 +1,6 @@
 import type { AgentRun } from '../../records/run';
+import { countText } from '../../count-text';
 import { t } from '../ui-text';
-import { formatCount } from './format';
 import { conversationName } from './history-groups';
 import { HistoryRow } from './history-row';
 
@@ -26,7 +26,7 @@ export function HistoryConversation({ conversationId, runs, headingId, showOrigi
     <li class="history-conversation" data-conversation-id={conversationId}>
       <h3 id={headingId} class="conversation-title">
         <span class="conversation-name">{title}</span>
-        <span class="history-meta"> · {t('sidepanel_conversation_runs', formatCount(runs.length))}</span>
+        <span class="history-meta"> · {countText('sidepanel_conversation_runs', runs.length)}</span>
       </h3>
       <ul class="history-list" aria-labelledby={headingId}>
         {runs.map((run) => (

@@ -1,6 +1,7 @@
 import { memo } from 'preact/compat';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { AgentRun } from '../../records/run';
+import { countText } from '../../count-text';
 import { t } from '../ui-text';
 import { formatCount, formatDuration, formatTime } from './format';
 import { runDisplayStatus, StatusBadge } from './status-badge';
@@ -11,6 +12,16 @@ export interface HistoryRowProps {
   isOpen: boolean;
   onOpen(runId: string): void;
   onDelete(runId: string): void;
+}
+
+/**
+ * A run's calls, tokens and time once it ended. The stored run's totals are written when it ends,
+ * so a running run says so rather than "0 calls" (its live cost is in the run view's cost line).
+ */
+function historyTotal(run: AgentRun): string {
+  if (run.status === 'running') return t('sidepanel_history_running');
+  const total = countText('sidepanel_history_total', run.usage.rounds, formatCount(run.usage.promptTokens), formatCount(run.usage.completionTokens));
+  return run.endedAt === undefined ? total : `${total} · ${formatDuration(run.endedAt - run.createdAt)}`;
 }
 
 /**
@@ -38,10 +49,7 @@ function HistoryRowComponent({ run, showOrigin, isOpen, onOpen, onDelete }: Hist
           {formatTime(run.createdAt)}
           {showOrigin && ` · ${run.origin}`}
         </span>
-        <span class="history-meta history-total">
-          {t('sidepanel_history_total', formatCount(run.usage.rounds), formatCount(run.usage.promptTokens), formatCount(run.usage.completionTokens))}
-          {run.endedAt !== undefined && ` · ${formatDuration(run.endedAt - run.createdAt)}`}
-        </span>
+        <span class="history-meta history-total">{historyTotal(run)}</span>
       </button>
       <StatusBadge status={runDisplayStatus(run)} />
       {confirming ? (

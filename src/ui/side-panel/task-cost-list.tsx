@@ -1,5 +1,6 @@
 import { useMemo } from 'preact/hooks';
 import type { JournalEvent } from '../../records/journal';
+import { countText } from '../../count-text';
 import { t } from '../ui-text';
 import { formatCount } from './format';
 import { TokenText } from './token-text';
@@ -15,7 +16,7 @@ export function TaskCostList({ journal }: { journal: readonly JournalEvent[] }) 
         <li key={`${cost.taskName ?? ''}|${cost.model}`} data-task-name={cost.taskName ?? ''} data-model={cost.model}>
           <span class="cost-task">{cost.taskName ?? t('sidepanel_cost_root')}</span>
           <span class="cost-model">{cost.model}</span>
-          <span>{t('sidepanel_cost_calls', formatCount(cost.calls))}</span>
+          <span>{countText('sidepanel_cost_calls', cost.calls)}</span>
           <TokenText counts={cost} />
         </li>
       ))}

@@ -4,8 +4,9 @@ import { memo } from 'preact/compat';
 import { useState } from 'preact/hooks';
 import type { AgentTaskRecord } from '../../records/task';
 import type { RunStore } from '../../store/run-store';
+import { countText } from '../../count-text';
 import { t } from '../ui-text';
-import { formatCount, isTaskCancellable, taskDisplayStatus } from './format';
+import { isTaskCancellable, taskDisplayStatus } from './format';
 import { TaskLookups } from './lookup-list';
 import { ReviewMark } from './review-queue';
 import { StatusBadge } from './status-badge';
@@ -81,7 +82,7 @@ function TaskMeta({ task, clock, delegatedBy }: { task: AgentTaskRecord; clock: 
       <span>{t('sidepanel_rounds', task.usage.rounds, task.budget.maxRounds)}</span>
       <span>{t('sidepanel_tool_calls', task.usage.toolCalls, task.budget.maxToolCalls)}</span>
       <span>
-        {t('sidepanel_tokens', formatCount(task.usage.totalTokens))}
+        {countText('sidepanel_tokens', task.usage.totalTokens)}
         {task.usage.estimated === true && <em class="cost-estimated"> ({t('sidepanel_cost_estimated')})</em>}
       </span>
     </div>

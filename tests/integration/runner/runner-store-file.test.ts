@@ -50,7 +50,7 @@ test(
     let stderr = '';
     first.process.stderr?.on('data', (text: string) => {
       stderr += text;
-      if (stderr.includes('replied; 1 helpers still working')) release();
+      if (stderr.includes('replied; 1 helper still working')) release();
     });
     const firstResult = await first.result;
     expect(firstResult.exitCode).toBe(0);

@@ -66,7 +66,7 @@ describe('CostLine', () => {
     const total = document.querySelector('.cost-total')!.textContent;
     expect(total).toContain('4 model calls');
     expect(total).toContain('1,700 tokens in, 230 out (estimated)');
-    expect(total).toContain('1 calls reported no usage');
+    expect(total).toContain('1 call reported no usage');
     expect(total).toContain('wall time 6s');
     const local = document.querySelector('[data-model="local · qwen3-8b"]')!.textContent;
     expect(local).toContain('2 model calls');
@@ -98,6 +98,25 @@ describe('HistoryRow', () => {
     render(<ul><HistoryRow run={run} showOrigin={false} isOpen={false} onOpen={() => undefined} onDelete={() => undefined} /></ul>);
 
     const open = screen.getByRole('button', { name: /^Open run The harbour/ });
-    expect(open.textContent).toContain('7 calls · 12,000 in / 900 out tokens · 1m 05s');
+    expect(open.textContent).toContain('7 calls · tokens 12,000 in / 900 out · 1m 05s');
+  });
+
+  it('names one call in the singular', () => {
+    const run = buildRun({ title: 'One call', status: 'completed', createdAt: START, endedAt: START + 4_000, usage: { rounds: 1, toolCalls: 0, promptTokens: 300, completionTokens: 20, totalTokens: 320 } });
+
+    render(<ul><HistoryRow run={run} showOrigin={false} isOpen={false} onOpen={() => undefined} onDelete={() => undefined} /></ul>);
+
+    expect(document.querySelector('.history-total')?.textContent).toBe('1 call · tokens 300 in / 20 out · 4s');
+  });
+
+  it('says a running run is running rather than showing its stored totals, which are written at its end', () => {
+    // The stored record of a run mid-way: its usage still the empty one it was created with.
+    const run = buildRun({ title: 'Still going', status: 'running', createdAt: START, usage: { rounds: 0, toolCalls: 0, promptTokens: 0, completionTokens: 0, totalTokens: 0 } });
+
+    render(<ul><HistoryRow run={run} showOrigin={false} isOpen={false} onOpen={() => undefined} onDelete={() => undefined} /></ul>);
+
+    const total = document.querySelector('.history-total')?.textContent;
+    expect(total).toBe('running; its totals come when it ends');
+    expect(total).not.toMatch(/\d/);
   });
 });

@@ -92,7 +92,7 @@ describe('SidePanelApp', () => {
     await store.appendJournal({ runId: 'run-1', time: 1_100, type: 'model-call-start', invocationId: 'run-1-root', data: { round: 1, model: 'page model' } });
     await store.appendJournal({ runId: 'run-1', time: 2_000, type: 'model-call-end', invocationId: 'run-1-root', data: { round: 1, ok: true, toolCalls: 1, usage: { rounds: 1, promptTokens: 800, completionTokens: 40, totalTokens: 840 } } });
     await show();
-    expect(document.querySelector('.cost-total')!.textContent).toContain('1 model calls');
+    expect(document.querySelector('.cost-total > span')!.textContent).toBe('1 model call');
     expect(document.querySelector('.timeline-row[data-bar-id="root"] .timeline-name')!.textContent).toBe('writer (root)');
 
     await store.appendJournal({ runId: 'run-1', time: 3_000, type: 'model-call-start', invocationId: 'run-1-root', data: { round: 2, model: 'page model' } });

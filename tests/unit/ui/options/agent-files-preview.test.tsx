@@ -88,7 +88,7 @@ describe('an agent file import shows what it does before it saves', () => {
     expect(entry('root').querySelector('.agent-preview-id')?.textContent).toBe('root');
     expect(entry('root').querySelector('.agent-preview-replaces')?.textContent).toBe("THE WRITER (Writer): the profile that writes the page's replies");
     expect(entry('root').querySelector('.agent-preview-model')?.textContent).toBe('your connection Paid cloud with its API key (paid calls), model gpt-expensive');
-    expect(entry('root').querySelector('.agent-preview-budget')?.textContent).toBe('100 rounds, 500 tool calls · 100000000 tokens a run');
+    expect(entry('root').querySelector('.agent-preview-budget')?.textContent).toBe('100 rounds, 500 tool calls · 100,000,000 tokens a run');
     expect(document.querySelector('.agent-preview')?.textContent).not.toContain('127.0.0.1');
     expect(await storedProfileIds()).toEqual([]);
   });
