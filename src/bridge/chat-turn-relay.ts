@@ -1,5 +1,10 @@
 import { createPageResponseWriter } from '../hosts/page-response-writer';
 import { sourceStreamFormatFor } from '../hosts/sillytavern/source-stream-formats';
+import type { TavernProfilesState } from '../hosts/sillytavern/page-state';
+import type { ProfileRanWith } from '../hosts/sillytavern/profile-preset';
+import type { PageChatIdentity } from '../records/chat-identity';
+import { hostCallStatus } from '../hosts/detect-chat-turn';
+import { planHostCall } from './host-call-plan';
 import type { BridgeToPageMessage, PageToBridgeMessage } from '../messaging/page-messages';
 import {
   backgroundToBridgeMessageSchema,
@@ -19,7 +24,9 @@ export interface RunPort {
 export interface ChatTurnRelayOptions {
   requestId: string;
   /** The page's chat turn; undefined for one too large to read, which the background passes through. */
-  start: Extract<PageToBridgeMessage, { type: 'run-start' }> | undefined;
+  start: { adapter: Extract<PageToBridgeMessage, { type: 'run-start' }>['adapter']; body: Record<string, unknown>; chat?: PageChatIdentity } | undefined;
+  /** Reads the page's SillyTavern connection profiles and presets, for a host call on a profile. */
+  readProfiles: () => Promise<TavernProfilesState | undefined>;
   openPort: () => RunPort;
   toPage: (message: BridgeToPageMessage) => void;
   onEnd: () => void;
@@ -55,6 +62,8 @@ export function createChatTurnRelay(options: ChatTurnRelayOptions): ChatTurnRela
     },
   });
   const openHostCalls = new Set<string>();
+  /** What each open call on a connection profile runs with, told to the background with its start. */
+  const ranWith = new Map<string, ProfileRanWith>();
   /** The page has its reply; the run's helpers still work (a reply deadline passed) until `run-closed`. */
   let helpersWorking = false;
   let port: RunPort | undefined;
@@ -110,19 +119,29 @@ export function createChatTurnRelay(options: ChatTurnRelayOptions): ChatTurnRela
         break;
       case 'host-call':
         openHostCalls.add(message.callId);
-        options.toPage({
-          type: 'host-call',
-          requestId,
-          callId: message.callId,
-          body: message.body,
-          ...(message.connectionProfile !== undefined ? { connectionProfile: message.connectionProfile } : {}),
-        });
+        void startHostCall(message.callId, message.body, message.connectionProfile);
         break;
       case 'host-call-abort':
         openHostCalls.delete(message.callId);
         options.toPage({ type: 'host-call-abort', requestId, callId: message.callId });
         break;
     }
+  };
+
+  /** Builds the call's body (on a profile, from what the page holds now) and hands it to the page hook. */
+  const startHostCall = async (callId: string, callBody: Record<string, unknown>, profileName: string | undefined) => {
+    // A page that does not answer has no Connection Manager to run the call on.
+    const profile = profileName === undefined ? undefined : { name: profileName, state: (await options.readProfiles()) ?? {} };
+    if (!openHostCalls.has(callId) || ended) return;
+    const plan = planHostCall(body, callBody, profile);
+    if (!plan.ok) {
+      openHostCalls.delete(callId);
+      const { ok: _ok, ...refusal } = plan;
+      port?.postMessage({ type: 'host-call-refused', callId, ...refusal });
+      return;
+    }
+    if (plan.ranWith) ranWith.set(callId, plan.ranWith);
+    options.toPage({ type: 'host-call', requestId, callId, body: plan.body });
   };
 
   const onDisconnect = () => {
@@ -164,10 +183,19 @@ export function createChatTurnRelay(options: ChatTurnRelayOptions): ChatTurnRela
         end();
         return;
       }
-      if (message.type === 'run-start' || message.type === 'connection-profiles' || !openHostCalls.has(message.callId)) return;
-      if (message.type === 'host-call-end' || message.type === 'host-call-error' || message.type === 'host-call-refused') openHostCalls.delete(message.callId);
+      if (message.type === 'run-start' || message.type === 'connection-profiles' || message.type === 'pass-through-reply' || !openHostCalls.has(message.callId)) return;
+      if (message.type === 'host-call-end' || message.type === 'host-call-error') openHostCalls.delete(message.callId);
       const { requestId: _requestId, ...relayed } = message;
-      port?.postMessage(relayed);
+      if (relayed.type !== 'host-call-start') {
+        port?.postMessage(relayed);
+        return;
+      }
+      // The model's status behind the host's, and what a call on a profile runs with.
+      const { statusText, ...start } = relayed;
+      const profile = ranWith.get(relayed.callId);
+      ranWith.delete(relayed.callId);
+      const status = options.start ? hostCallStatus(options.start.adapter, { status: start.status, statusText: statusText ?? '' }) : start.status;
+      port?.postMessage({ ...start, status, ...(profile ? { ranWith: profile } : {}) });
     },
   };
 }

@@ -3,6 +3,8 @@ import { chatTurnRequestId, isOversizedPageMessage, parsePageMessage } from '../
 import { BRIDGE_READY, PAGE_HOOK_CONNECT } from '../messaging/page-channel-names';
 import { createConnectionProfileQuery, type ConnectionProfileQuery } from './connection-profile-query';
 import { createChatTurnRelay, type ChatTurnRelay, type ChatTurnRelayOptions, type RunPort } from './chat-turn-relay';
+import { pageChatOf } from './page-chat';
+import { passThroughReplyEvents } from './pass-through-reply';
 
 /** Chat turns one page may have in flight at once. */
 export const MAX_RUNS_PER_PORT = 4;
@@ -12,6 +14,8 @@ export interface PagePortOptions {
   openRunPort: () => RunPort;
   describeLostBackground: () => string;
   keepAliveMs?: number;
+  /** The page's address now (the bridge shares it with the page); `location.href` unless a test says otherwise. */
+  pageAddress?: () => string;
 }
 
 /**
@@ -25,7 +29,7 @@ export function servePagePort(port: MessagePort, options: PagePortOptions): Conn
   const toPage = (message: BridgeToPageMessage) => port.postMessage(JSON.stringify(message));
   const profileQuery = createConnectionProfileQuery(toPage);
 
-  const startSession = (requestId: string, start: ChatTurnRelayOptions['start'] | undefined) =>
+  const startSession = (requestId: string, start: ChatTurnRelayOptions['start']) =>
     sessions.set(
       requestId,
       createChatTurnRelay({
@@ -33,6 +37,7 @@ export function servePagePort(port: MessagePort, options: PagePortOptions): Conn
         start,
         openPort: options.openRunPort,
         toPage,
+        readProfiles: profileQuery.read,
         onEnd: () => sessions.delete(requestId),
         describeLostBackground: options.describeLostBackground,
         keepAliveMs: options.keepAliveMs,
@@ -56,7 +61,10 @@ export function servePagePort(port: MessagePort, options: PagePortOptions): Conn
         return;
       }
       const message = parsePageMessage(text);
-      if (message?.type === 'run-start' && message.requestId === requestId) startSession(requestId, message);
+      if (message?.type !== 'run-start' || message.requestId !== requestId) return;
+      const { adapter, body } = message;
+      const chat = pageChatOf(adapter, message.tavern, body.type, options.pageAddress?.() ?? globalThis.location?.href ?? '');
+      startSession(requestId, { adapter, body, ...(chat ? { chat } : {}) });
     });
   };
 
@@ -71,6 +79,12 @@ export function servePagePort(port: MessagePort, options: PagePortOptions): Conn
     if (!message || message.type === 'run-start') return;
     if (message.type === 'connection-profiles') {
       profileQuery.receive(message);
+      return;
+    }
+    if (message.type === 'pass-through-reply') {
+      // The run is over: the page's own answer ends the stream Retinue began.
+      toPage({ type: 'response-chunk', requestId: message.requestId, text: passThroughReplyEvents(message.status, message.text) });
+      toPage({ type: 'response-end', requestId: message.requestId });
       return;
     }
     sessions.get(message.requestId)?.fromPage(message);
