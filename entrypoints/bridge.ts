@@ -22,6 +22,7 @@ export default defineUnlistedScript(() => {
       isSiteOn: () => site.isOn(),
       openRunPort: () => extensionApi.runtime.connect({ name: RUN_PORT_NAME }) as RunPort,
       describeLostBackground: () => extensionApi.i18n.getMessage('page_error_background_lost'),
+      pageAddress: () => location.href,
     });
   });
   extensionApi.runtime.onMessage.addListener((message: unknown, _sender, sendResponse) => {

@@ -14,7 +14,7 @@ export interface PagePortOptions {
   openRunPort: () => RunPort;
   describeLostBackground: () => string;
   keepAliveMs?: number;
-  /** The page's address now (the bridge shares it with the page); `location.href` unless a test says otherwise. */
+  /** The page's address now (the bridge shares it with the page: `location.href`), for a chat its address names. */
   pageAddress?: () => string;
 }
 
@@ -63,7 +63,7 @@ export function servePagePort(port: MessagePort, options: PagePortOptions): Conn
       const message = parsePageMessage(text);
       if (message?.type !== 'run-start' || message.requestId !== requestId) return;
       const { adapter, body } = message;
-      const chat = pageChatOf(adapter, message.tavern, body.type, options.pageAddress?.() ?? globalThis.location?.href ?? '');
+      const chat = pageChatOf(adapter, message.tavern, body.type, options.pageAddress?.() ?? '');
       startSession(requestId, { adapter, body, ...(chat ? { chat } : {}) });
     });
   };
