@@ -14,7 +14,7 @@ export function watchLoreActivations(target: Window): void {
   const key = Symbol.for(LORE_ACTIVATED_KEY);
   const subscribe = (tries: number): void => {
     const events = tavernContext(target)?.eventSource;
-    if (typeof events?.on !== 'function') {
+    if (!events?.on) {
       if (tries) setTimeout(subscribe, 250, tries - 1);
       return;
     }

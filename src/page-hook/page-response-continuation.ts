@@ -16,7 +16,7 @@ export async function continueStreamWith(
 ): Promise<boolean> {
   try {
     const response = await pending;
-    if (response.ok && response.body && (response.headers.get('content-type') ?? '').includes('text/event-stream')) {
+    if (response.ok && response.body && String(response.headers.get('content-type')).includes('text/event-stream')) {
       const reader = response.body.getReader();
       for (let read = await reader.read(); !read.done; read = await reader.read()) body.enqueue(read.value);
       body.close();
