@@ -1,7 +1,8 @@
 import type { BridgeToPageMessage, PageToBridgeMessage } from '../messaging/page-messages';
 import { backgroundToBridgeMessageSchema, KEEP_ALIVE_INTERVAL_MS } from '../messaging/run-port-messages';
 import type { RunPort } from './chat-turn-relay';
-import { createHostCallRelay } from './host-call-relay';
+import type { TavernProfilesState } from '../hosts/sillytavern/page-state';
+import { createHostCallRelay, type HostCallTurn } from './host-call-relay';
 
 export interface BetweenTurnsRelayOptions {
   requestId: string;
@@ -9,6 +10,9 @@ export interface BetweenTurnsRelayOptions {
   agentId: string;
   openPort: () => RunPort;
   toPage: (message: BridgeToPageMessage) => void;
+  /** The page's last chat turn: the helper's calls go out as that turn's did. */
+  lastTurn: () => HostCallTurn | undefined;
+  readProfiles: () => Promise<TavernProfilesState | undefined>;
   onEnd: () => void;
   keepAliveMs?: number;
   /** Reconnections after the background went away (it resumes the run from the store). */
@@ -23,8 +27,8 @@ export interface BetweenTurnsRelayOptions {
  */
 export function createBetweenTurnsRelay(options: BetweenTurnsRelayOptions): { fromPage(message: PageToBridgeMessage): void } {
   const { requestId } = options;
-  const hostCalls = createHostCallRelay(requestId, options.toPage);
   let port: RunPort | undefined;
+  const hostCalls = createHostCallRelay({ requestId, toPage: options.toPage, port: () => port, turn: options.lastTurn, readProfiles: options.readProfiles });
   let ended = false;
   let reconnects = 0;
   const keepAlive = setInterval(() => port?.postMessage({ type: 'keep-alive' }), options.keepAliveMs ?? KEEP_ALIVE_INTERVAL_MS);
@@ -66,7 +70,7 @@ export function createBetweenTurnsRelay(options: BetweenTurnsRelayOptions): { fr
 
   return {
     fromPage(message) {
-      if (!ended) hostCalls.fromPage(message, port);
+      if (!ended) hostCalls.fromPage(message);
     },
   };
 }

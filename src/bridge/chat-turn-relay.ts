@@ -1,5 +1,7 @@
 import { createPageResponseWriter } from '../hosts/page-response-writer';
 import { sourceStreamFormatFor } from '../hosts/sillytavern/source-stream-formats';
+import type { TavernProfilesState } from '../hosts/sillytavern/page-state';
+import type { PageChatIdentity } from '../records/chat-identity';
 import type { BridgeToPageMessage, PageToBridgeMessage } from '../messaging/page-messages';
 import {
   backgroundToBridgeMessageSchema,
@@ -20,7 +22,9 @@ export interface RunPort {
 export interface ChatTurnRelayOptions {
   requestId: string;
   /** The page's chat turn; undefined for one too large to read, which the background passes through. */
-  start: Extract<PageToBridgeMessage, { type: 'run-start' }> | undefined;
+  start: { adapter: Extract<PageToBridgeMessage, { type: 'run-start' }>['adapter']; body: Record<string, unknown>; chat?: PageChatIdentity } | undefined;
+  /** Reads the page's SillyTavern connection profiles and presets, for a host call on a profile. */
+  readProfiles: () => Promise<TavernProfilesState | undefined>;
   openPort: () => RunPort;
   toPage: (message: BridgeToPageMessage) => void;
   onEnd: () => void;
@@ -55,7 +59,13 @@ export function createChatTurnRelay(options: ChatTurnRelayOptions): ChatTurnRela
       else options.toPage({ type: 'response-end', requestId, ...(helpersWorking ? { hostCallsContinue: true } : {}) });
     },
   });
-  const hostCalls = createHostCallRelay(requestId, options.toPage);
+  const hostCalls = createHostCallRelay({
+    requestId,
+    toPage: options.toPage,
+    port: () => port,
+    turn: () => (options.start ? { adapter: options.start.adapter, body } : undefined),
+    readProfiles: options.readProfiles,
+  });
   /** The page has its reply; the run's helpers still work (a reply deadline passed) until `run-closed`. */
   let helpersWorking = false;
   let port: RunPort | undefined;
@@ -154,7 +164,7 @@ export function createChatTurnRelay(options: ChatTurnRelayOptions): ChatTurnRela
         end();
         return;
       }
-      hostCalls.fromPage(message, port);
+      hostCalls.fromPage(message);
     },
   };
 }

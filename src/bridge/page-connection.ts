@@ -3,7 +3,10 @@ import { chatTurnRequestId, isOversizedPageMessage, parsePageMessage } from '../
 import { BRIDGE_READY, PAGE_HOOK_CONNECT } from '../messaging/page-channel-names';
 import { createConnectionProfileQuery, type ConnectionProfileQuery } from './connection-profile-query';
 import { createChatTurnRelay, type ChatTurnRelay, type ChatTurnRelayOptions, type RunPort } from './chat-turn-relay';
+import { pageChatOf } from './page-chat';
+import { passThroughReplyEvents } from './pass-through-reply';
 import { createBetweenTurnsRelay } from './between-turns-relay';
+import type { HostCallTurn } from './host-call-relay';
 
 /** What a served page port offers the rest of the bridge. */
 export interface ServedPage extends ConnectionProfileQuery {
@@ -19,6 +22,8 @@ export interface PagePortOptions {
   openRunPort: () => RunPort;
   describeLostBackground: () => string;
   keepAliveMs?: number;
+  /** The page's address now (the bridge shares it with the page: `location.href`), for a chat its address names. */
+  pageAddress?: () => string;
 }
 
 /**
@@ -31,8 +36,12 @@ export function servePagePort(port: MessagePort, options: PagePortOptions): Serv
   const sessions = new Map<string, Pick<ChatTurnRelay, 'fromPage'>>();
   const toPage = (message: BridgeToPageMessage) => port.postMessage(JSON.stringify(message));
   const profileQuery = createConnectionProfileQuery(toPage);
+  /** The page's last chat turn Retinue read: a helper run between turns calls the model as it did. */
+  let lastTurn: HostCallTurn | undefined;
+  /** Request ids need only be unique on this port (the page hook's are `turn-N`). */
+  let betweenRuns = 0;
 
-  const startSession = (requestId: string, start: ChatTurnRelayOptions['start'] | undefined) =>
+  const startSession = (requestId: string, start: ChatTurnRelayOptions['start']) =>
     sessions.set(
       requestId,
       createChatTurnRelay({
@@ -40,6 +49,7 @@ export function servePagePort(port: MessagePort, options: PagePortOptions): Serv
         start,
         openPort: options.openRunPort,
         toPage,
+        readProfiles: profileQuery.read,
         onEnd: () => sessions.delete(requestId),
         describeLostBackground: options.describeLostBackground,
         keepAliveMs: options.keepAliveMs,
@@ -63,7 +73,11 @@ export function servePagePort(port: MessagePort, options: PagePortOptions): Serv
         return;
       }
       const message = parsePageMessage(text);
-      if (message?.type === 'run-start' && message.requestId === requestId) startSession(requestId, message);
+      if (message?.type !== 'run-start' || message.requestId !== requestId) return;
+      const { adapter, body } = message;
+      lastTurn = { adapter, body };
+      const chat = pageChatOf(adapter, message.tavern, body.type, options.pageAddress?.() ?? '');
+      startSession(requestId, { adapter, body, ...(chat ? { chat } : {}) });
     });
   };
 
@@ -80,6 +94,12 @@ export function servePagePort(port: MessagePort, options: PagePortOptions): Serv
       profileQuery.receive(message);
       return;
     }
+    if (message.type === 'pass-through-reply') {
+      // The run is over: the page's own answer ends the stream Retinue began.
+      toPage({ type: 'response-chunk', requestId: message.requestId, text: passThroughReplyEvents(message.status, message.text) });
+      toPage({ type: 'response-end', requestId: message.requestId });
+      return;
+    }
     sessions.get(message.requestId)?.fromPage(message);
   };
   toPage({ type: 'connected' });
@@ -87,10 +107,20 @@ export function servePagePort(port: MessagePort, options: PagePortOptions): Serv
     ...profileQuery,
     runBetweenTurns(runId, agentId) {
       if (sessions.size >= MAX_RUNS_PER_PORT) return false;
-      const requestId = `between-${Math.random().toString(36).slice(2)}${Date.now().toString(36)}`;
+      const requestId = `between-${(betweenRuns += 1)}`;
       sessions.set(
         requestId,
-        createBetweenTurnsRelay({ requestId, runId, agentId, openPort: options.openRunPort, toPage, onEnd: () => sessions.delete(requestId), keepAliveMs: options.keepAliveMs }),
+        createBetweenTurnsRelay({
+          requestId,
+          runId,
+          agentId,
+          openPort: options.openRunPort,
+          toPage,
+          lastTurn: () => lastTurn,
+          readProfiles: profileQuery.read,
+          onEnd: () => sessions.delete(requestId),
+          keepAliveMs: options.keepAliveMs,
+        }),
       );
       return true;
     },

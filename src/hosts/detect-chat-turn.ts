@@ -1,6 +1,7 @@
 import type { ChatTurnRequest, HostAdapterId } from './chat-turn-request';
-import { isOpenAiChatPath, isOpenAiChatTurn } from './openai-chat/chat-turn';
-import { isSillyTavernChatTurn, isSillyTavernGeneratePath, sillyTavernProviderStatus } from './sillytavern/chat-turn';
+import { trimEndOf } from '../text-edges';
+import { OPENAI_CHAT_PATH } from './openai-chat/chat-turn';
+import { isSillyTavernChatTurnType, SILLYTAVERN_GENERATE_PATH, sillyTavernProviderStatus } from './sillytavern/chat-turn';
 
 /**
  * Which adapter a request's URL belongs to, before any body is read: SillyTavern's generate endpoint
@@ -8,17 +9,25 @@ import { isSillyTavernChatTurn, isSillyTavernGeneratePath, sillyTavernProviderSt
  * beyond the two tiny chat-turn modules.
  */
 export function adapterForUrl(url: string): HostAdapterId | undefined {
-  if (isSillyTavernGeneratePath(url)) return 'sillytavern';
-  if (isOpenAiChatPath(url)) return 'openai-chat';
+  const path = trimEndOf(new URL(url).pathname, '/');
+  if (path.endsWith(SILLYTAVERN_GENERATE_PATH)) return 'sillytavern';
+  if (path.endsWith(OPENAI_CHAT_PATH)) return 'openai-chat';
   return undefined;
 }
 
-/** The adapter that takes this request as a chat turn, or undefined when it passes through. */
+/**
+ * The adapter that takes this request as a chat turn, or undefined when it passes through: a POST to
+ * an adapter's endpoint whose JSON body has `messages` (and, for SillyTavern, a chat-turn `type`).
+ */
 export function detectChatTurn(request: ChatTurnRequest): HostAdapterId | undefined {
-  const adapter = adapterForUrl(request.url);
-  if (adapter === 'sillytavern') return isSillyTavernChatTurn(request) ? adapter : undefined;
-  if (adapter === 'openai-chat') return isOpenAiChatTurn(request) ? adapter : undefined;
-  return undefined;
+  const adapter = request.method.toUpperCase() === 'POST' ? adapterForUrl(request.url) : undefined;
+  return adapter && isChatTurnBody(adapter, request.body) ? adapter : undefined;
+}
+
+/** Whether the JSON body of a POST to the adapter's endpoint is a chat turn (the page hook checked the rest). */
+export function isChatTurnBody(adapter: HostAdapterId, body: unknown): body is Record<string, unknown> {
+  const fields = body as { messages?: unknown; type?: unknown } | null | undefined;
+  return typeof fields === 'object' && fields !== null && Array.isArray(fields.messages) && (adapter === 'openai-chat' || isSillyTavernChatTurnType(fields.type));
 }
 
 /**

@@ -1,15 +1,11 @@
 /**
- * The host call template: how an agent on the `host` binding calls the page's own model. It is the
- * page's chat-turn request (endpoint, headers such as `X-CSRF-Token` or `Authorization`, and the body's
- * model, source, custom URL, sampling ...) with the call's messages, tools and stream flag merged in.
- * It lives in the page hook only: captured headers never leave the page. MAIN-world code: no imports.
+ * How an agent on the `host` binding calls the page's own model: the page's chat-turn request
+ * (endpoint, headers such as `X-CSRF-Token` or `Authorization`, and the body's model, source, custom
+ * URL, sampling ...) with the call's messages, tools and stream flag merged in. The bridge builds the
+ * body from the turn's body ({@link hostCallTemplateBody}, {@link hostCallBody}); the page hook adds
+ * the endpoint and headers ({@link hostCallInit}), which never leave the page. No imports: the
+ * MAIN-world page hook uses {@link hostCallInit}.
  */
-export interface HostCallTemplate {
-  url: string;
-  headers: Record<string, string>;
-  /** The page's body without the fields each call brings itself. */
-  body: Record<string, unknown>;
-}
 
 /** Fields a call always brings (or deliberately leaves out, like the page's own tools). */
 const PER_CALL_FIELDS = [
@@ -26,28 +22,29 @@ const PER_CALL_FIELDS = [
   'top_logprobs',
 ];
 
-/** Captures the template from the page's chat-turn request. */
-export function createHostCallTemplate(url: string, headers: Record<string, string>, body: Record<string, unknown>): HostCallTemplate {
+/** The page's chat-turn body without the fields each call brings itself. */
+export function hostCallTemplateBody(pageBody: Record<string, unknown>): Record<string, unknown> {
   const templateBody: Record<string, unknown> = {};
-  for (const key of Object.keys(body)) {
-    if (!PER_CALL_FIELDS.includes(key)) templateBody[key] = body[key];
+  for (const key of Object.keys(pageBody)) {
+    if (!PER_CALL_FIELDS.includes(key)) templateBody[key] = pageBody[key];
   }
-  return { url, headers: { ...headers }, body: templateBody };
+  return templateBody;
 }
 
 /**
- * The fetch arguments of one host call: the template's endpoint and headers, its body overlaid with
- * the call's body (an OpenAI chat-completions body from the SDK). An empty `model` in the call keeps
- * the page's model.
+ * The body of one host call: the template's body overlaid with the call's (an OpenAI
+ * chat-completions body from the SDK). An empty `model` in the call keeps the template's model.
  */
-export function buildHostCall(template: HostCallTemplate, callBody: Record<string, unknown>): { url: string; init: RequestInit } {
-  const body: Record<string, unknown> = { ...template.body, ...callBody };
-  if (!callBody.model && template.body.model !== undefined) body.model = template.body.model;
+export function hostCallBody(templateBody: Record<string, unknown>, callBody: Record<string, unknown>): Record<string, unknown> {
+  const body: Record<string, unknown> = { ...templateBody, ...callBody };
+  if (!callBody.model && templateBody.model !== undefined) body.model = templateBody.model;
+  return body;
+}
+
+/** The fetch options of one host call: the page's headers (without its length and type) and the body as JSON. */
+export function hostCallInit(pageHeaders: Record<string, string>, body: Record<string, unknown>): RequestInit {
   const headers: Record<string, string> = {};
-  for (const key of Object.keys(template.headers)) {
-    const lower = key.toLowerCase();
-    if (lower !== 'content-length' && lower !== 'content-type') headers[key] = template.headers[key] as string;
-  }
+  for (const key in pageHeaders) if (!/^content-(length|type)$/i.test(key)) headers[key] = pageHeaders[key] as string;
   headers['content-type'] = 'application/json';
-  return { url: template.url, init: { method: 'POST', headers, body: JSON.stringify(body), credentials: 'same-origin' } };
+  return { method: 'POST', headers, body: JSON.stringify(body), credentials: 'same-origin' };
 }

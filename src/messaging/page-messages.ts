@@ -1,7 +1,6 @@
 import { z } from 'zod/mini';
 import { SNAPSHOT_LIMITS } from '../hosts/snapshot-limits';
-import { pageChatIdentitySchema } from '../records/chat-identity';
-import { completionPresetListSchema, connectionProfileListSchema, presetNameSchema, profileRanWithSchema, profileRefusalSchema, profileSourceSchema } from './connection-profile-messages';
+import { MAX_LISTED_PROFILES } from './connection-profile-messages';
 
 /**
  * Messages between the page hook (MAIN world, untrusted) and the bridge (isolated world), sent as
@@ -24,6 +23,7 @@ export const jsonObjectSchema = z.looseObject({});
 
 const requestId = z.string().check(z.minLength(1), z.maxLength(64));
 const callId = z.string().check(z.minLength(1), z.maxLength(64));
+const status = z.int().check(z.minimum(100), z.maximum(599));
 
 /** Everything the page may say. Anything else is dropped. */
 export const pageToBridgeMessageSchema = z.discriminatedUnion('type', [
@@ -32,34 +32,38 @@ export const pageToBridgeMessageSchema = z.discriminatedUnion('type', [
     requestId,
     adapter: z.enum(['openai-chat', 'sillytavern']),
     body: jsonObjectSchema,
-    /** The conversation and message as the page names them (SillyTavern); one that does not parse is left out. */
-    chat: z.catch(z.optional(pageChatIdentitySchema), undefined),
+    /** SillyTavern's open chat as the page hook read it (TavernChatState); the bridge makes the chat identity of it. */
+    tavern: z.catch(z.optional(jsonObjectSchema), undefined),
   }),
   z.strictObject({ type: z.literal('run-abort'), requestId }),
   z.strictObject({
     type: z.literal('host-call-start'),
     requestId,
     callId,
-    status: z.int().check(z.minimum(100), z.maximum(599)),
+    status,
+    /** The reason phrase, by which the bridge tells the model's status behind the host's (hostCallStatus); the message's cap bounds it. */
+    statusText: z.optional(z.string()),
     contentType: z.string().check(z.maxLength(200)),
     /** The model's `Retry-After` header, so a rate-limited host call waits as long as it is asked to. */
     retryAfter: z.optional(z.string().check(z.maxLength(100))),
-    /** A call on a SillyTavern connection profile: the model, preset and sampling it runs with. */
-    ranWith: z.optional(profileRanWithSchema),
   }),
   z.strictObject({ type: z.literal('host-call-chunk'), requestId, callId, text: z.string().check(z.maxLength(HOST_CALL_CHUNK_MAX_CHARS)) }),
   z.strictObject({ type: z.literal('host-call-end'), requestId, callId }),
   z.strictObject({ type: z.literal('host-call-error'), requestId, callId, message: z.string().check(z.maxLength(2_000)) }),
-  /** The page could not make a call on the connection profile it was asked for, and says why (a code, no text). */
-  z.strictObject({ type: z.literal('host-call-refused'), requestId, callId, refusal: profileRefusalSchema, source: z.optional(profileSourceSchema), preset: z.optional(presetNameSchema) }),
-  /** The page's SillyTavern connection profiles, answering the bridge's `connection-profiles-request`. */
+  /**
+   * SillyTavern's connection profiles and completion presets as the page hook read them
+   * (TavernProfilesState: flat records of strings and numbers), answering `connection-profiles-request`;
+   * the bridge makes sense of them (connection-profiles.ts, profile-preset.ts).
+   */
   z.strictObject({
     type: z.literal('connection-profiles'),
     queryId: requestId,
-    profiles: connectionProfileListSchema,
-    /** The page's Chat Completion presets (names and sampling), for filling an agent's sampling from one. */
-    presets: z.optional(completionPresetListSchema),
+    profiles: z.optional(z.array(jsonObjectSchema).check(z.maxLength(MAX_LISTED_PROFILES))),
+    apiMap: z.optional(jsonObjectSchema),
+    presets: z.optional(jsonObjectSchema),
   }),
+  /** The page's own answer to a pass-through after a stream began, when it is not a stream: the bridge writes it as events. */
+  z.strictObject({ type: z.literal('pass-through-reply'), requestId, status, text: z.string().check(z.maxLength(HOST_CALL_CHUNK_MAX_CHARS)) }),
 ]);
 export type PageToBridgeMessage = z.infer<typeof pageToBridgeMessageSchema>;
 
@@ -72,10 +76,10 @@ export type BridgeToPageMessage =
   /** `hostCallsContinue`: the reply is complete, but helpers of the run still make host calls until `run-closed`. */
   | { type: 'response-end'; requestId: string; hostCallsContinue?: boolean }
   | { type: 'run-closed'; requestId: string }
-  /** A helper run between turns makes host calls under `requestId` (with the last chat turn's request as their template) until `run-closed`. */
+  /** A helper run between turns makes host calls under `requestId` (with the last chat turn's endpoint and headers) until `run-closed`. */
   | { type: 'host-calls-open'; requestId: string }
-  /** `connectionProfile`: run the call on this SillyTavern connection profile (by name) instead of the page's connection. */
-  | { type: 'host-call'; requestId: string; callId: string; body: Record<string, unknown>; connectionProfile?: string }
+  /** `body`: the whole body, built by the bridge (on the page's connection or a SillyTavern connection profile). */
+  | { type: 'host-call'; requestId: string; callId: string; body: Record<string, unknown> }
   | { type: 'host-call-abort'; requestId: string; callId: string }
   | { type: 'connection-profiles-request'; queryId: string };
 

@@ -16,22 +16,23 @@ const MAX_OFFERS = 2;
  * they meet: the hook offers now, and again when the bridge announces itself. The bridge takes one
  * port per document, so the offer it answers is the one kept; the other is closed.
  */
-export function connectToBridge(target: Window, onMessage: (message: BridgeToPageMessage) => void): BridgeChannel {
+export function connectToBridge(target: Window, onMessage: (message: Exclude<BridgeToPageMessage, { type: 'connected' }>) => void): BridgeChannel {
   const offered: MessagePort[] = [];
   let port: MessagePort | undefined;
-  const waiters: (() => void)[] = [];
+  let wake: (connected: boolean) => void = () => undefined;
+  const connected = new Promise<boolean>((resolve) => (wake = resolve));
 
   const offer = () => {
     const channel = new MessageChannel();
     const candidate = channel.port1;
     offered.push(candidate);
     candidate.onmessage = (event: MessageEvent) => {
-      const message = JSON.parse(String(event.data)) as BridgeToPageMessage;
+      const message = JSON.parse(event.data as string) as BridgeToPageMessage;
       if (message.type === 'connected') {
         if (port) return;
         port = candidate;
         offered.filter((other) => other !== candidate).forEach((other) => other.close());
-        waiters.splice(0).forEach((wake) => wake());
+        wake(true);
       } else if (candidate === port) {
         onMessage(message);
       }
@@ -47,15 +48,6 @@ export function connectToBridge(target: Window, onMessage: (message: BridgeToPag
     send(message) {
       port?.postMessage(JSON.stringify(message));
     },
-    whenConnected(timeoutMs) {
-      if (port) return Promise.resolve(true);
-      return new Promise((resolve) => {
-        const timer = setTimeout(() => resolve(port !== undefined), timeoutMs);
-        waiters.push(() => {
-          clearTimeout(timer);
-          resolve(true);
-        });
-      });
-    },
+    whenConnected: (timeoutMs) => Promise.race([connected, new Promise<boolean>((resolve) => setTimeout(resolve, timeoutMs, false))]),
   };
 }

@@ -14,11 +14,11 @@ export function readFetchArguments(input: RequestInfo | URL, init: RequestInit |
   return {
     method: (init?.method ?? request?.method ?? 'GET').toUpperCase(),
     url: new URL(rawUrl, baseUrl).href,
-    signal: init?.signal ?? request?.signal ?? undefined,
+    signal: init?.signal ?? request?.signal,
     headers() {
       const headers: Record<string, string> = {};
       request?.headers.forEach((value, name) => (headers[name] = value));
-      if (init?.headers) new Headers(init.headers).forEach((value, name) => (headers[name] = value));
+      new Headers(init?.headers).forEach((value, name) => (headers[name] = value));
       return headers;
     },
   };
@@ -32,7 +32,8 @@ export function readFetchArguments(input: RequestInfo | URL, init: RequestInit |
  * (FormData).
  */
 export function readBodyText(input: RequestInfo | URL, init: RequestInit | undefined): Promise<string | undefined> | string | undefined {
-  if (init && init.body !== undefined && init.body !== null) return readBodyInit(init.body);
+  // `!= null`: neither undefined nor null.
+  if (init?.body != null) return readBodyInit(init.body);
   if (input instanceof Request && !input.bodyUsed) return input.clone().text().catch(() => undefined);
   return undefined;
 }
@@ -50,10 +51,8 @@ function readBodyInit(body: BodyInit): Promise<string | undefined> | string | un
  * value; anything else is read as the form text the server receives.
  */
 function searchParamsText(params: URLSearchParams): string {
-  const entries = [...params.entries()];
-  const only = entries.length === 1 ? entries[0] : undefined;
-  if (only && only[1] === '' && only[0].trimStart().startsWith('{')) return only[0];
-  return params.toString();
+  const [only, ...more] = params;
+  return only && !more.length && only[1] === '' && only[0].trimStart().startsWith('{') ? only[0] : params.toString();
 }
 
 /** Parses JSON text; undefined when it is not JSON. */

@@ -1,5 +1,4 @@
-import { buildHostCall, type HostCallTemplate } from '../hosts/host-call-template';
-import type { ProfileRanWith } from '../hosts/sillytavern/profile-preset';
+import { hostCallInit } from '../hosts/host-call-template';
 import type { PageToBridgeMessage } from '../messaging/page-messages';
 
 /** Relayed body chunks stay well below the bridge's per-message cap. */
@@ -10,47 +9,33 @@ type HostCallReplyBody = HostCallReply extends infer Reply ? (Reply extends Host
 
 export interface HostCallOptions {
   originalFetch: typeof fetch;
-  template: HostCallTemplate;
+  /** The page's chat-turn endpoint and headers. */
+  url: string;
+  headers: Record<string, string>;
+  /** The whole body, as the bridge built it. */
   body: Record<string, unknown>;
   signal: AbortSignal;
   send: (reply: HostCallReplyBody) => void;
-  /** What a call on a connection profile runs with (model, preset, sampling), told with its start. */
-  ranWith?: ProfileRanWith;
-  /** The model's status behind the page's response (the host adapter knows how its server reports it). */
-  statusOf?: (response: Response) => number;
 }
 
 /**
  * Makes one `host`-binding model call with the page's original fetch, its captured endpoint and
- * headers, and streams the response text back. The headers stay here: only status, content type
- * body text and a rate limit's Retry-After go back to the background.
+ * headers, and streams the response text back. The headers stay here: only status (and its reason
+ * phrase, for the bridge), content type, body text and a rate limit's Retry-After go back.
  */
 export async function performHostCall(options: HostCallOptions): Promise<void> {
+  const { send } = options;
   try {
-    const { url, init } = buildHostCall(options.template, options.body);
-    const response = await options.originalFetch(url, { ...init, signal: options.signal });
-    const retryAfter = response.headers.get('retry-after')?.slice(0, 100);
-    options.send({
-      type: 'host-call-start',
-      status: options.statusOf?.(response) ?? response.status,
-      contentType: response.headers.get('content-type') ?? '',
-      ...(retryAfter ? { retryAfter } : {}),
-      ...(options.ranWith ? { ranWith: options.ranWith } : {}),
-    });
-    if (response.body) {
-      const reader = response.body.getReader();
-      const decoder = new TextDecoder();
-      for (;;) {
-        const { done, value } = await reader.read();
-        const text = done ? decoder.decode() : decoder.decode(value, { stream: true });
-        for (let offset = 0; offset < text.length; offset += MAX_CHUNK_CHARS) {
-          options.send({ type: 'host-call-chunk', text: text.slice(offset, offset + MAX_CHUNK_CHARS) });
-        }
-        if (done) break;
-      }
+    const response = await options.originalFetch(options.url, { ...hostCallInit(options.headers, options.body), signal: options.signal });
+    const header = (name: string) => response.headers.get(name) ?? '';
+    // An undefined field is left out of the message's JSON.
+    send({ type: 'host-call-start', status: response.status, statusText: response.statusText, contentType: header('content-type'), retryAfter: header('retry-after').slice(0, 100) || undefined });
+    const reader = response.body?.pipeThrough(new TextDecoderStream()).getReader();
+    for (let read; reader && !(read = await reader.read()).done; ) {
+      for (let offset = 0; offset < read.value.length; offset += MAX_CHUNK_CHARS) send({ type: 'host-call-chunk', text: read.value.slice(offset, offset + MAX_CHUNK_CHARS) });
     }
-    options.send({ type: 'host-call-end' });
+    send({ type: 'host-call-end' });
   } catch (error) {
-    options.send({ type: 'host-call-error', message: String((error as Error)?.message ?? error).slice(0, 2_000) });
+    send({ type: 'host-call-error', message: String((error as Error)?.message ?? error).slice(0, 2_000) });
   }
 }

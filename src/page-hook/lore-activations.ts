@@ -1,3 +1,5 @@
+import { tavernContext } from './sillytavern-page';
+
 /** Where the page hook keeps the entries the page's last generation activated (read by lore-page-functions.ts). */
 export const LORE_ACTIVATED_KEY = 'retinue.lore-activated';
 
@@ -8,22 +10,16 @@ export const LORE_ACTIVATED_KEY = 'retinue.lore-activated';
  * script the background runs in the page, never by the page hook.
  */
 export function watchLoreActivations(target: Window): void {
-  const page = target as unknown as Record<symbol, unknown> & { SillyTavern?: { getContext?: () => { eventSource?: { on?: (type: string, listener: (value: unknown) => void) => void } } } };
+  const page = target as unknown as Record<symbol, unknown>;
   const key = Symbol.for(LORE_ACTIVATED_KEY);
-  let tries = 480;
-  const subscribe = (): void => {
-    let events;
-    try {
-      events = page.SillyTavern?.getContext?.().eventSource;
-    } catch {
-      // Not ready yet.
-    }
-    if (typeof events?.on !== 'function') {
-      if (tries-- > 0) setTimeout(subscribe, 250);
+  const subscribe = (tries: number): void => {
+    const events = tavernContext(target)?.eventSource;
+    if (!events?.on) {
+      if (tries) setTimeout(subscribe, 250, tries - 1);
       return;
     }
     events.on('generation_started', () => (page[key] = []));
     events.on('world_info_activated', (entries) => (page[key] = entries));
   };
-  subscribe();
+  subscribe(480);
 }

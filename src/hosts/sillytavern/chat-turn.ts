@@ -1,6 +1,3 @@
-import type { ChatTurnRequest } from '../chat-turn-request';
-import { trimEndOf } from '../../text-edges';
-
 /** SillyTavern's Chat Completion generation endpoint. */
 export const SILLYTAVERN_GENERATE_PATH = '/api/backends/chat-completions/generate';
 
@@ -11,20 +8,9 @@ export const SILLYTAVERN_GENERATE_PATH = '/api/backends/chat-completions/generat
  */
 const CHAT_TURN_TYPES = ['normal', 'regenerate', 'swipe'];
 
-/**
- * Is this a SillyTavern chat turn: a POST to the generate endpoint with `messages` and a chat-turn
- * `type`? Runs in the page's MAIN world, so it imports nothing.
- */
-export function isSillyTavernChatTurn(request: ChatTurnRequest): boolean {
-  if (request.method.toUpperCase() !== 'POST' || !isSillyTavernGeneratePath(request.url)) return false;
-  const body = request.body as { messages?: unknown; type?: unknown } | null;
-  if (typeof body !== 'object' || body === null || !Array.isArray(body.messages)) return false;
-  return typeof body.type === 'string' && CHAT_TURN_TYPES.includes(body.type);
-}
-
-/** A cheap URL test the page hook makes before it reads any body. */
-export function isSillyTavernGeneratePath(url: string): boolean {
-  return trimEndOf(new URL(url).pathname, '/').endsWith(SILLYTAVERN_GENERATE_PATH);
+/** Is a generate request of this `type` a chat turn (with `messages`, detect-chat-turn.ts)? */
+export function isSillyTavernChatTurnType(type: unknown): boolean {
+  return typeof type === 'string' && CHAT_TURN_TYPES.includes(type);
 }
 
 /**

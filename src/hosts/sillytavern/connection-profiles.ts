@@ -1,9 +1,11 @@
 import { OPENAI_SHAPED_SOURCES } from './openai-shaped-sources';
+import type { PageFields, TavernProfilesState } from './page-state';
 import { readCompletionPreset } from './profile-preset';
 
 /**
- * SillyTavern's Connection Manager profiles, read in the page (MAIN world: no zod, no extension APIs)
- * from `SillyTavern.getContext().extensionSettings.connectionManager.profiles`, and the fields of a
+ * SillyTavern's Connection Manager profiles, as the page hook reads them from
+ * `SillyTavern.getContext().extensionSettings.connectionManager.profiles` (page-state.ts), classified
+ * in the bridge, and the fields of a
  * generate request that runs on one of them. The request body carries what SillyTavern's own
  * `ConnectionManagerRequestService.sendRequest` puts there for a Chat Completion profile (source,
  * model, server URL, secret id, prompt post-processing), so the page's server picks the profile's key
@@ -38,26 +40,9 @@ export type ProfileCallFields =
       source: string;
       model?: string;
       /** The profile's completion preset, by name, and what it holds; absent when the profile names none. */
-      preset?: { name: string; settings: Record<string, unknown> };
+      preset?: { name: string; settings: PageFields };
     }
   | { ok: false; refusal: ProfileRefusal; source?: string; preset?: string };
-
-interface RawProfile {
-  name?: unknown;
-  api?: unknown;
-  mode?: unknown;
-  model?: unknown;
-  proxy?: unknown;
-  'api-url'?: unknown;
-  'secret-id'?: unknown;
-  'prompt-post-processing'?: unknown;
-  preset?: unknown;
-}
-
-interface ConnectionManagerView {
-  profiles: RawProfile[];
-  apiMap: Record<string, { selected?: unknown; source?: unknown } | undefined> | undefined;
-}
 
 /** Proxy preset names that mean "no proxy" in SillyTavern. */
 const NO_PROXY = ['', 'None'];
@@ -66,27 +51,8 @@ function text(value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
-/** The page's Connection Manager, or undefined when the page has none (not SillyTavern, or it is off). */
-function connectionManagerOf(target: Window): ConnectionManagerView | undefined {
-  try {
-    const tavern = (target as unknown as { SillyTavern?: { getContext?: () => unknown } }).SillyTavern;
-    const context = tavern?.getContext?.() as
-      | { extensionSettings?: { disabledExtensions?: unknown; connectionManager?: { profiles?: unknown } }; CONNECT_API_MAP?: unknown }
-      | undefined;
-    const settings = context?.extensionSettings;
-    const disabled = settings?.disabledExtensions;
-    if (Array.isArray(disabled) && disabled.includes('connection-manager')) return undefined;
-    const profiles = settings?.connectionManager?.profiles;
-    if (!Array.isArray(profiles)) return undefined;
-    const apiMap = typeof context?.CONNECT_API_MAP === 'object' && context.CONNECT_API_MAP !== null ? (context.CONNECT_API_MAP as ConnectionManagerView['apiMap']) : undefined;
-    return { profiles: profiles.filter((profile): profile is RawProfile => typeof profile === 'object' && profile !== null), apiMap };
-  } catch {
-    return undefined;
-  }
-}
-
 /** The Chat Completion source a profile's `api` names, as SillyTavern's connect map resolves it. */
-function sourceOf(profile: RawProfile, apiMap: ConnectionManagerView['apiMap']): string | undefined {
+function sourceOf(profile: PageFields, apiMap: TavernProfilesState['apiMap']): string | undefined {
   const api = text(profile.api);
   if (!api) return undefined;
   const mapped = apiMap?.[api];
@@ -95,7 +61,7 @@ function sourceOf(profile: RawProfile, apiMap: ConnectionManagerView['apiMap']):
   return profile.mode === 'cc' ? api : undefined;
 }
 
-function refusalOf(profile: RawProfile, source: string | undefined): ProfileRefusal | undefined {
+function refusalOf(profile: PageFields, source: string | undefined): ProfileRefusal | undefined {
   if (!source) return 'profile-not-chat-completion';
   if (!OPENAI_SHAPED_SOURCES.includes(source)) return 'profile-source-unsupported';
   // A proxy preset's address and password live in SillyTavern's memory, out of a page script's reach.
@@ -105,13 +71,11 @@ function refusalOf(profile: RawProfile, source: string | undefined): ProfileRefu
 }
 
 /** The page's connection profiles, as Retinue may keep them; undefined when the page has no Connection Manager. */
-export function listConnectionProfiles(target: Window): ConnectionProfileSummary[] | undefined {
-  const manager = connectionManagerOf(target);
-  if (!manager) return undefined;
-  return manager.profiles.flatMap((profile) => {
+export function listConnectionProfiles(state: TavernProfilesState): ConnectionProfileSummary[] | undefined {
+  return state.profiles?.flatMap((profile) => {
     const name = text(profile.name);
     if (!name) return [];
-    const source = sourceOf(profile, manager.apiMap);
+    const source = sourceOf(profile, state.apiMap);
     const model = text(profile.model);
     const refusal = refusalOf(profile, source);
     return [{ name, ...(source ? { source } : {}), ...(model ? { model } : {}), ...(refusal ? { refusal } : {}) }];
@@ -122,12 +86,11 @@ export function listConnectionProfiles(target: Window): ConnectionProfileSummary
  * The generate-request fields that run a call on the profile named `profileName` (exact name, as the
  * Connection Manager shows it), or why it cannot.
  */
-export function profileCallFields(target: Window, profileName: string): ProfileCallFields {
-  const manager = connectionManagerOf(target);
-  if (!manager) return { ok: false, refusal: 'connection-manager-unavailable' };
-  const profile = manager.profiles.find((candidate) => candidate.name === profileName);
+export function profileCallFields(state: TavernProfilesState, profileName: string): ProfileCallFields {
+  if (!state.profiles) return { ok: false, refusal: 'connection-manager-unavailable' };
+  const profile = state.profiles.find((candidate) => candidate.name === profileName);
   if (!profile) return { ok: false, refusal: 'profile-missing' };
-  const source = sourceOf(profile, manager.apiMap);
+  const source = sourceOf(profile, state.apiMap);
   const refusal = refusalOf(profile, source);
   if (refusal || !source) return { ok: false, refusal: refusal ?? 'profile-not-chat-completion', ...(source ? { source } : {}) };
   const serverUrl = text(profile['api-url']);
@@ -147,7 +110,7 @@ export function profileCallFields(target: Window, profileName: string): ProfileC
   const model = text(profile.model);
   const presetName = text(profile.preset);
   if (presetName === undefined) return { ok: true, fields, source, ...(model ? { model } : {}) };
-  const preset = readCompletionPreset(target, presetName);
+  const preset = readCompletionPreset(state, presetName);
   if (preset.kind === 'missing') return { ok: false, refusal: 'profile-preset-missing', source, preset: presetName };
   // A page too old to have a preset manager runs the profile without its preset (the task row shows none).
   if (preset.kind === 'no-manager') return { ok: true, fields, source, ...(model ? { model } : {}) };

@@ -1,49 +1,29 @@
 import { SAMPLING_FIELDS, splitSampling, type SamplingField, type SamplingValues } from '../../model/sampling-sources';
+import { PRESET_KEYS, type PageFields, type TavernProfilesState } from './page-state';
 
 /**
- * SillyTavern's Chat Completion presets, read in the page (MAIN world: no zod, no extension APIs)
- * through `SillyTavern.getContext().getPresetManager('openai')`: the sampling a connection profile's
- * completion preset holds, by the preset's name, never the preset the page has open. Only sampling is
- * taken: the preset's prompts are the chat's, an agent's prompt is its own.
+ * SillyTavern's Chat Completion presets, as the page hook reads them through
+ * `SillyTavern.getContext().getPresetManager('openai')` (page-state.ts), made sense of in the bridge:
+ * the sampling a connection profile's completion preset holds, by the preset's name, never the preset
+ * the page has open. Only sampling is taken: the preset's prompts are the chat's, an agent's prompt
+ * is its own.
  */
-
-/**
- * Where a Chat Completion preset keeps each of {@link SAMPLING_FIELDS} (reasoning_effort is read
- * apart): a preset names them as its file does (`temperature`), not as the open settings do
- * (`temp_openai`; SillyTavern maps one onto the other when it loads a preset).
- */
-const PRESET_KEYS = ['temperature', 'top_p', 'top_k', 'min_p', 'frequency_penalty', 'presence_penalty', 'repetition_penalty', 'openai_max_tokens', 'seed'];
-
-interface PresetManagerView {
-  getCompletionPresetByName?: (name: string) => unknown;
-  getPresetList?: () => { preset_names?: unknown } | undefined;
-}
-
-function presetManagerOf(target: Window): PresetManagerView | undefined {
-  try {
-    const tavern = (target as unknown as { SillyTavern?: { getContext?: () => unknown } }).SillyTavern;
-    const context = tavern?.getContext?.() as { getPresetManager?: (apiId: string) => unknown } | undefined;
-    const manager = context?.getPresetManager?.('openai');
-    return typeof manager === 'object' && manager !== null ? (manager as PresetManagerView) : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /** A Chat Completion preset's sampling fields (as a chat-completions body names them). */
 export function presetSampling(preset: Record<string, unknown>): SamplingValues {
   const sampling: SamplingValues = {};
-  PRESET_KEYS.forEach((key, index) => {
-    const field = SAMPLING_FIELDS[index] as SamplingField;
-    const raw = preset[key];
+  SAMPLING_FIELDS.forEach((field, index) => {
+    const raw = preset[PRESET_KEYS[index] as string];
+    if (field === 'reasoning_effort') {
+      // SillyTavern's efforts in OpenAI's words: `min` is `minimal`, `max` is `high`; `auto` sends none.
+      if (typeof raw === 'string' && raw !== 'auto') sampling.reasoning_effort = raw === 'min' ? 'minimal' : raw === 'max' ? 'high' : raw;
+      return;
+    }
     const value = Number(raw);
     // A seed below 0 means "random" in SillyTavern, and a top_k of 0 means "off": neither is sent.
     if (raw === undefined || raw === null || raw === '' || !Number.isFinite(value) || (field === 'seed' && value < 0) || (field === 'top_k' && value <= 0)) return;
     sampling[field] = value;
   });
-  // SillyTavern's efforts in OpenAI's words: `min` is `minimal`, `max` is `high`; `auto` sends none.
-  const effort = preset.reasoning_effort;
-  if (typeof effort === 'string' && effort !== 'auto') sampling.reasoning_effort = effort === 'min' ? 'minimal' : effort === 'max' ? 'high' : effort;
   return sampling;
 }
 
@@ -52,30 +32,16 @@ export function presetSampling(preset: Record<string, unknown>): SamplingValues 
  * name; `no-manager` when the page has no preset manager to ask (a SillyTavern before 1.18's
  * `getContext().getPresetManager`).
  */
-export function readCompletionPreset(target: Window, name: string): { kind: 'found'; settings: Record<string, unknown> } | { kind: 'missing' } | { kind: 'no-manager' } {
-  const manager = presetManagerOf(target);
-  if (typeof manager?.getCompletionPresetByName !== 'function') return { kind: 'no-manager' };
-  try {
-    const preset = manager.getCompletionPresetByName(name);
-    return typeof preset === 'object' && preset !== null ? { kind: 'found', settings: preset as Record<string, unknown> } : { kind: 'missing' };
-  } catch {
-    return { kind: 'missing' };
-  }
+export function readCompletionPreset(state: TavernProfilesState, name: string): { kind: 'found'; settings: PageFields } | { kind: 'missing' } | { kind: 'no-manager' } {
+  if (!state.presets) return { kind: 'no-manager' };
+  const preset = Object.hasOwn(state.presets, name) ? state.presets[name] : undefined;
+  return typeof preset === 'object' && preset !== null ? { kind: 'found', settings: preset } : { kind: 'missing' };
 }
 
 /** The page's Chat Completion presets, names and sampling only, in the page's order; undefined without a preset manager. */
-export function listCompletionPresets(target: Window): { name: string; sampling: SamplingValues }[] | undefined {
-  const manager = presetManagerOf(target);
-  try {
-    const names = manager?.getPresetList?.()?.preset_names;
-    if (typeof names !== 'object' || names === null) return undefined;
-    return (Array.isArray(names) ? names : Object.keys(names)).flatMap((name) => {
-      const preset = typeof name === 'string' && name !== '' ? manager?.getCompletionPresetByName?.(name) : undefined;
-      return typeof preset === 'object' && preset !== null ? [{ name: (name as string).slice(0, 100), sampling: presetSampling(preset as Record<string, unknown>) }] : [];
-    });
-  } catch {
-    return undefined;
-  }
+export function listCompletionPresets(state: TavernProfilesState): { name: string; sampling: SamplingValues }[] | undefined {
+  if (!state.presets) return undefined;
+  return Object.entries(state.presets).flatMap(([name, preset]) => (name !== '' && typeof preset === 'object' && preset !== null ? [{ name: name.slice(0, 100), sampling: presetSampling(preset) }] : []));
 }
 
 /** What a call on a profile runs with, reported to the background for the side panel. */

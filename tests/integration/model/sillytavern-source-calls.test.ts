@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { buildHostCall, createHostCallTemplate } from '../../../src/hosts/host-call-template';
+import { hostCallBody, hostCallInit, hostCallTemplateBody } from '../../../src/hosts/host-call-template';
 import { SOURCE_PROTOCOLS } from '../../../src/hosts/sillytavern/source-protocols';
 import { createModelClient } from '../../../src/model/create-model-client';
 import { createInMemoryToolProtocolMemory } from '../../../src/model/tool-protocol-memory';
@@ -47,10 +47,10 @@ function pageBody(source: string): Record<string, unknown> {
 /** A target whose fetch is the page hook's: the template merged with the SDK's body, sent with the page's header. */
 function sourceTarget(source: string, toolProtocol: ToolProtocolSetting = 'auto'): ModelTarget {
   const url = `${fixtures.origins.primary}/api/backends/chat-completions/generate`;
-  const template = createHostCallTemplate(url, { 'X-CSRF-Token': fixtures.csrfToken }, pageBody(source));
+  const templateBody = hostCallTemplateBody(pageBody(source));
   const pageFetch = (_input: RequestInfo | URL, init?: RequestInit) => {
-    const call = buildHostCall(template, JSON.parse(String(init?.body)) as Record<string, unknown>);
-    return fetch(call.url, { ...call.init, signal: init?.signal ?? null });
+    const body = hostCallBody(templateBody, JSON.parse(String(init?.body)) as Record<string, unknown>);
+    return fetch(url, { ...hostCallInit({ 'X-CSRF-Token': fixtures.csrfToken }, body), signal: init?.signal ?? null });
   };
   return {
     label: "the page's own model",

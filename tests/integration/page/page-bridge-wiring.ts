@@ -23,6 +23,7 @@ export function wirePageToBackground(page: FakePageWindow, listeners: ReadonlyAr
         return pair.bridgeEnd;
       },
       describeLostBackground: () => 'Retinue stopped.',
+      pageAddress: () => page.location.href,
     }),
   );
 }

@@ -31,7 +31,7 @@ test('a reply given while helpers still work completes the page response, and th
   expect(background.last.disconnected).toBe(false);
 
   background.last.answer({ type: 'host-call', callId: 'late-1', body: { messages: [] } });
-  await eventually(() => expect(toPage).toContainEqual({ type: 'host-call', requestId: 'r1', callId: 'late-1', body: { messages: [] } }));
+  await eventually(() => expect(toPage).toContainEqual({ type: 'host-call', requestId: 'r1', callId: 'late-1', body: { model: 'm', messages: [] } }));
   fromPage({ type: 'host-call-end', requestId: 'r1', callId: 'late-1' });
   await eventually(() => expect(background.last.posted).toContainEqual({ type: 'host-call-end', callId: 'late-1' }));
 

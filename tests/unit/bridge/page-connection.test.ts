@@ -187,7 +187,7 @@ describe('the bridge', () => {
     await eventually(() => expect(background.ports.length).toBe(1));
     fromPage({ type: 'host-call-chunk', requestId: 'r1', callId: 'forged', text: 'x' });
     background.last.answer({ type: 'host-call', callId: 'call-1', body: { messages: [] } });
-    await eventually(() => expect(toPage).toContainEqual({ type: 'host-call', requestId: 'r1', callId: 'call-1', body: { messages: [] } }));
+    await eventually(() => expect(toPage).toContainEqual({ type: 'host-call', requestId: 'r1', callId: 'call-1', body: { model: 'm', messages: [] } }));
     fromPage({ type: 'host-call-start', requestId: 'r1', callId: 'call-1', status: 200, contentType: 'application/json' });
     fromPage({ type: 'host-call-end', requestId: 'r1', callId: 'call-1' });
     fromPage({ type: 'host-call-chunk', requestId: 'r1', callId: 'call-1', text: 'after the end' });

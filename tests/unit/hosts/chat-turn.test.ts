@@ -1,7 +1,5 @@
 import { describe, expect, test } from 'vitest';
 import { adapterForUrl, detectChatTurn, hostCallStatus } from '../../../src/hosts/detect-chat-turn';
-import { isOpenAiChatTurn } from '../../../src/hosts/openai-chat/chat-turn';
-import { isSillyTavernChatTurn } from '../../../src/hosts/sillytavern/chat-turn';
 
 const stUrl = 'http://127.0.0.1:8000/api/backends/chat-completions/generate';
 const messages = [{ role: 'user', content: 'Hello' }];
@@ -16,15 +14,15 @@ describe('SillyTavern chat turns', () => {
     ['impersonate', false],
     ['', false],
   ])('type %j is a chat turn: %s', (type, expected) => {
-    const actual = isSillyTavernChatTurn({ method: 'POST', url: stUrl, body: { type, messages } });
+    const actual = detectChatTurn({ method: 'POST', url: stUrl, body: { type, messages } }) === 'sillytavern';
     expect(actual).toBe(expected);
   });
 
   test('a request without a type, without messages, or not a POST is no chat turn', () => {
-    expect(isSillyTavernChatTurn({ method: 'POST', url: stUrl, body: { messages } })).toBe(false);
-    expect(isSillyTavernChatTurn({ method: 'POST', url: stUrl, body: { type: 'normal' } })).toBe(false);
-    expect(isSillyTavernChatTurn({ method: 'GET', url: stUrl, body: undefined })).toBe(false);
-    expect(isSillyTavernChatTurn({ method: 'POST', url: stUrl, body: 'not json' })).toBe(false);
+    expect(detectChatTurn({ method: 'POST', url: stUrl, body: { messages } })).toBeUndefined();
+    expect(detectChatTurn({ method: 'POST', url: stUrl, body: { type: 'normal' } })).toBeUndefined();
+    expect(detectChatTurn({ method: 'GET', url: stUrl, body: undefined })).toBeUndefined();
+    expect(detectChatTurn({ method: 'POST', url: stUrl, body: 'not json' })).toBeUndefined();
   });
 
   test("SillyTavern's other endpoints pass through", () => {
@@ -38,15 +36,15 @@ describe('SillyTavern chat turns', () => {
 describe('OpenAI-style chat turns', () => {
   test('any POST to a path ending in /chat/completions with messages is a chat turn', () => {
     for (const url of ['http://127.0.0.1:8080/v1/chat/completions', 'https://example.test/api/openai/v1/chat/completions/', 'http://localhost/chat/completions?x=1']) {
-      expect(isOpenAiChatTurn({ method: 'post', url, body: { messages } })).toBe(true);
+      expect(detectChatTurn({ method: 'post', url, body: { messages } })).toBe('openai-chat');
     }
   });
 
   test('other paths, other methods and bodies without messages pass through', () => {
-    expect(isOpenAiChatTurn({ method: 'POST', url: 'http://127.0.0.1/v1/completions', body: { messages } })).toBe(false);
-    expect(isOpenAiChatTurn({ method: 'POST', url: 'http://127.0.0.1/v1/chat/completions/extra', body: { messages } })).toBe(false);
-    expect(isOpenAiChatTurn({ method: 'GET', url: 'http://127.0.0.1/v1/chat/completions', body: undefined })).toBe(false);
-    expect(isOpenAiChatTurn({ method: 'POST', url: 'http://127.0.0.1/v1/chat/completions', body: { prompt: 'x' } })).toBe(false);
+    expect(detectChatTurn({ method: 'POST', url: 'http://127.0.0.1/v1/completions', body: { messages } })).toBeUndefined();
+    expect(detectChatTurn({ method: 'POST', url: 'http://127.0.0.1/v1/chat/completions/extra', body: { messages } })).toBeUndefined();
+    expect(detectChatTurn({ method: 'GET', url: 'http://127.0.0.1/v1/chat/completions', body: undefined })).toBeUndefined();
+    expect(detectChatTurn({ method: 'POST', url: 'http://127.0.0.1/v1/chat/completions', body: { prompt: 'x' } })).toBeUndefined();
   });
 });
 

@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
 import { chatRouteOfUrl } from '../../../src/hosts/chat-url';
-import { readChatFromAddress } from '../../../src/page-hook/address-chat';
+import { pageChatOf } from '../../../src/bridge/page-chat';
 
 test('a chat route in the address names the open chat: llama.cpp’s hash route, Open WebUI’s and LibreChat’s path', () => {
   expect(chatRouteOfUrl('http://127.0.0.1:8080/#/chat/conv-1764480000123')).toBe('#/chat/conv-1764480000123');
@@ -24,7 +24,7 @@ test('an address that names no chat is left to the guessed identity', () => {
   }
 });
 
-test('the page hook sends a routed chat as a conversation known by its address', () => {
-  expect(readChatFromAddress('http://127.0.0.1:8080/#/chat/conv-1764480000123')).toEqual({ conversationId: 'url:#/chat/conv-1764480000123', basis: 'url' });
-  expect(readChatFromAddress('http://127.0.0.1:8080/')).toBeUndefined();
+test('the bridge takes a routed chat as a conversation known by its address', () => {
+  expect(pageChatOf('openai-chat', undefined, undefined, 'http://127.0.0.1:8080/#/chat/conv-1764480000123')).toEqual({ conversationId: 'url:#/chat/conv-1764480000123', basis: 'url' });
+  expect(pageChatOf('openai-chat', undefined, undefined, 'http://127.0.0.1:8080/')).toBeUndefined();
 });

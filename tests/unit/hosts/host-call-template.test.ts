@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { buildHostCall, createHostCallTemplate } from '../../../src/hosts/host-call-template';
+import { hostCallBody, hostCallInit, hostCallTemplateBody } from '../../../src/hosts/host-call-template';
 
 const pageBody = {
   type: 'normal',
@@ -12,12 +12,7 @@ const pageBody = {
   tools: [{ type: 'function', function: { name: 'page_tool' } }],
 };
 
-test("a host call keeps the page's endpoint, headers, model and source, and brings its own messages and tools", () => {
-  const template = createHostCallTemplate(
-    'http://127.0.0.1:8000/api/backends/chat-completions/generate',
-    { 'X-CSRF-Token': 'token-1', 'Content-Type': 'application/json', 'Content-Length': '99' },
-    pageBody,
-  );
+test("a host call keeps the page's headers, model and source, and brings its own messages and tools", () => {
   const callBody = {
     model: 'qwen3-8b',
     messages: [{ role: 'user', content: 'Briefing' }],
@@ -25,10 +20,11 @@ test("a host call keeps the page's endpoint, headers, model and source, and brin
     stream: true,
     temperature: 0.2,
   };
-  const actual = buildHostCall(template, callBody);
-  expect(actual.url).toBe('http://127.0.0.1:8000/api/backends/chat-completions/generate');
-  expect(actual.init.headers).toEqual({ 'X-CSRF-Token': 'token-1', 'content-type': 'application/json' });
-  expect(JSON.parse(String(actual.init.body))).toEqual({
+  const actual = hostCallInit({ 'X-CSRF-Token': 'token-1', 'Content-Type': 'application/json', 'Content-Length': '99' }, hostCallBody(hostCallTemplateBody(pageBody), callBody));
+  expect(actual.headers).toEqual({ 'X-CSRF-Token': 'token-1', 'content-type': 'application/json' });
+  expect(actual.method).toBe('POST');
+  expect(actual.credentials).toBe('same-origin');
+  expect(JSON.parse(String(actual.body))).toEqual({
     type: 'normal',
     model: 'qwen3-8b',
     chat_completion_source: 'custom',
@@ -41,8 +37,7 @@ test("a host call keeps the page's endpoint, headers, model and source, and brin
 });
 
 test("a call without tools does not inherit the page's tools, and an empty model keeps the page's", () => {
-  const template = createHostCallTemplate('http://127.0.0.1:8080/v1/chat/completions', {}, pageBody);
-  const actual = JSON.parse(String(buildHostCall(template, { model: '', messages: [], stream: false }).init.body));
+  const actual = hostCallBody(hostCallTemplateBody(pageBody), { model: '', messages: [], stream: false });
   expect(actual.tools).toBeUndefined();
   expect(actual.model).toBe('qwen3-8b');
 });

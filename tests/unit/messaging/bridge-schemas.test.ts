@@ -33,12 +33,12 @@ describe('a request body (jsonObjectSchema)', () => {
 });
 
 describe('page messages', () => {
-  test('a chat turn keeps the identity the page names, and drops one that does not parse', () => {
-    const chat = { conversationId: 'Alice - 2026-12-01', messageIndex: 4, swipeId: 1, basis: 'page' };
-    expect(parsePageMessage(pageText(run({ chat })))).toEqual(run({ chat }));
-    for (const broken of [{ conversationId: '' }, { conversationId: 'c', messageIndex: -1 }, { conversationId: 'c', swipeId: 1.5 }, { conversationId: 'c', extra: 1 }]) {
-      expect(parsePageMessage(pageText(run({ chat: broken }))), JSON.stringify(broken)).toEqual(run({}));
-    }
+  test("a chat turn keeps SillyTavern's chat as the page hook read it, and drops one that is not an object", () => {
+    const tavern = { chatId: 'Alice - 2026-12-01', length: 4, swipe_id: 1 };
+    expect(parsePageMessage(pageText(run({ tavern })))).toEqual(run({ tavern }));
+    for (const broken of ['Alice', 4, [tavern], null]) expect(parsePageMessage(pageText(run({ tavern: broken }))), JSON.stringify(broken)).toEqual(run({}));
+    // The identity the bridge makes of it is checked before it goes on (tests/unit/bridge/page-chat.test.ts).
+    expect(parsePageMessage(pageText(run({ chat: { conversationId: 'c' } })))).toBeUndefined();
   });
 
   test('a host call start takes a status from 100 to 599, whole, and refuses the rest', () => {
@@ -49,19 +49,27 @@ describe('page messages', () => {
     expect(parsePageMessage(pageText(hostCallStart({ extra: true })))).toBeUndefined();
   });
 
-  test('a refused host call names a source only in SillyTavern’s spelling', () => {
-    const refused = (source: string) => pageText({ type: 'host-call-refused', requestId: 'r1', callId: 'c1', refusal: 'profile-source-unsupported', source });
-    expect(parsePageMessage(refused('azure_openai'))).toBeDefined();
-    expect(parsePageMessage(refused('not a source'))).toBeUndefined();
-    expect(parsePageMessage(refused('x'.repeat(65)))).toBeUndefined();
+  test('a refused host call (the bridge refuses it) names a source only in SillyTavern’s spelling', () => {
+    const refused = (source: string) => bridgeToBackgroundMessageSchema.safeParse({ type: 'host-call-refused', callId: 'c1', refusal: 'profile-source-unsupported', source }).success;
+    expect(refused('azure_openai')).toBe(true);
+    expect(refused('not a source')).toBe(false);
+    expect(refused('x'.repeat(65))).toBe(false);
+    expect(parsePageMessage(pageText({ type: 'host-call-refused', requestId: 'r1', callId: 'c1', refusal: 'profile-missing' }))).toBeUndefined();
   });
 
-  test('connection profiles: a list, or null for a page without the Connection Manager; never more than 200', () => {
+  test('connection profiles: a list of records, absent for a page without the Connection Manager; never more than 200', () => {
     const profiles = (list: unknown) => pageText({ type: 'connection-profiles', queryId: 'q1', profiles: list });
-    expect(parsePageMessage(profiles(null))).toEqual({ type: 'connection-profiles', queryId: 'q1', profiles: null });
-    expect(parsePageMessage(profiles([{ name: 'Claude', source: 'claude', refusal: 'profile-source-unsupported' }]))).toBeDefined();
-    expect(parsePageMessage(profiles([{ name: '' }]))).toBeUndefined();
+    expect(parsePageMessage(pageText({ type: 'connection-profiles', queryId: 'q1' }))).toEqual({ type: 'connection-profiles', queryId: 'q1' });
+    expect(parsePageMessage(profiles([{ name: 'Claude', api: 'claude', mode: 'cc' }]))).toBeDefined();
+    expect(parsePageMessage(profiles(['Claude']))).toBeUndefined();
     expect(parsePageMessage(profiles(Array.from({ length: 201 }, (_, index) => ({ name: `p${index}` }))))).toBeUndefined();
+  });
+
+  test("the page's own answer to a pass-through carries its status and at most 1,000,000 characters", () => {
+    const reply = (fields: Record<string, unknown>) => parsePageMessage(pageText({ type: 'pass-through-reply', requestId: 'r1', status: 200, text: '{}', ...fields }));
+    expect(reply({})).toBeDefined();
+    expect(reply({ status: 99 })).toBeUndefined();
+    expect(reply({ text: 'x'.repeat(1_000_001) })).toBeUndefined();
   });
 });
 

@@ -1,12 +1,20 @@
 import { describe, expect, test } from 'vitest';
+import { passThroughReplyEvents } from '../../../src/bridge/pass-through-reply';
 import { continueStreamWith } from '../../../src/page-hook/page-response-continuation';
 
-/** A stream that already carried Retinue's first event, continued with `response`; its whole text. */
-async function continued(response: Response): Promise<string> {
+/**
+ * A stream that already carried Retinue's first event, continued with `response`; its whole text.
+ * What the page hook hands the bridge comes back as the bridge writes it (src/bridge/pass-through-reply.ts).
+ */
+async function continued(response: Response | Promise<Response>): Promise<string> {
   let controller: ReadableStreamDefaultController<Uint8Array> | undefined;
   const body = new ReadableStream<Uint8Array>({ start: (started) => void (controller = started) });
   controller?.enqueue(new TextEncoder().encode('data: {"progress":true}\n\n'));
-  void continueStreamWith(controller!, Promise.resolve(response));
+  const stream = controller!;
+  void continueStreamWith(stream, Promise.resolve(response), ({ status, text }) => {
+    stream.enqueue(new TextEncoder().encode(passThroughReplyEvents(status, text)));
+    stream.close();
+  });
   return new Response(body).text();
 }
 
@@ -39,9 +47,6 @@ describe("the page's own answer continues a stream that already started", () => 
   });
 
   test('a failed fetch errors the stream', async () => {
-    let controller: ReadableStreamDefaultController<Uint8Array> | undefined;
-    const body = new ReadableStream<Uint8Array>({ start: (started) => void (controller = started) });
-    void continueStreamWith(controller!, Promise.reject(new TypeError('Failed to fetch')));
-    await expect(new Response(body).text()).rejects.toThrow('Failed to fetch');
+    await expect(continued(Promise.reject(new TypeError('Failed to fetch')))).rejects.toThrow('Failed to fetch');
   });
 });

@@ -1,5 +1,9 @@
 import { describe, expect, test } from 'vitest';
-import { listConnectionProfiles, profileCallFields } from '../../../../src/hosts/sillytavern/connection-profiles';
+import { listConnectionProfiles, profileCallFields as classifyProfile } from '../../../../src/hosts/sillytavern/connection-profiles';
+import { readTavernProfiles } from '../../../../src/page-hook/sillytavern-page';
+
+/** What the bridge makes of a profile, from what the page hook reads of the page (as it runs: read in the page, classified in the bridge). */
+const profileCallFields = (page: Window, name: string) => classifyProfile(readTavernProfiles(page), name);
 
 /** A page whose `SillyTavern.getContext()` holds these profiles, shaped as SillyTavern 1.18 keeps them. */
 function pageWith(profiles: unknown[], extra: { disabledExtensions?: string[]; withoutApiMap?: boolean } = {}): Window {
@@ -91,7 +95,10 @@ describe("a connection profile's completion preset", () => {
   const withPresets = (presets: Record<string, Record<string, unknown>>): Window => {
     const page = pageWith([cheap]) as unknown as { SillyTavern: { getContext: () => Record<string, unknown> } };
     const context = page.SillyTavern.getContext();
-    const manager = { getCompletionPresetByName: (name: string) => presets[name] };
+    const manager = {
+      getPresetList: () => ({ preset_names: Object.fromEntries(Object.keys(presets).map((name, index) => [name, index])) }),
+      getCompletionPresetByName: (name: string) => presets[name],
+    };
     page.SillyTavern.getContext = () => ({ ...context, getPresetManager: (api: string) => (api === 'openai' ? manager : null) });
     return page as unknown as Window;
   };
@@ -113,7 +120,7 @@ describe("a connection profile's completion preset", () => {
 
 describe('the list of connection profiles', () => {
   test('keeps names, sources and models only, and marks the ones a helper cannot use', () => {
-    const listed = listConnectionProfiles(pageWith([cheap, { id: 'x', mode: 'tc', name: 'Kobold', api: 'koboldcpp', 'api-url': 'http://127.0.0.1:5001' }, { id: 'y', mode: 'cc' }]));
+    const listed = listConnectionProfiles(readTavernProfiles(pageWith([cheap, { id: 'x', mode: 'tc', name: 'Kobold', api: 'koboldcpp', 'api-url': 'http://127.0.0.1:5001' }, { id: 'y', mode: 'cc' }])));
     expect(listed).toEqual([
       { name: 'Cheap', source: 'openrouter', model: 'deepseek/deepseek-chat' },
       { name: 'Kobold', refusal: 'profile-not-chat-completion' },
@@ -121,6 +128,6 @@ describe('the list of connection profiles', () => {
   });
 
   test('is undefined on a page without a Connection Manager', () => {
-    expect(listConnectionProfiles({} as Window)).toBeUndefined();
+    expect(listConnectionProfiles(readTavernProfiles({}))).toBeUndefined();
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { listCompletionPresets, presetSampling, profileCallSampling, readCompletionPreset } from '../../../../src/hosts/sillytavern/profile-preset';
+import { readTavernProfiles } from '../../../../src/page-hook/sillytavern-page';
 
 /** A Chat Completion preset as SillyTavern 1.18 keeps one (its file's keys), with prompts it also holds. */
 const coldPreset = {
@@ -47,16 +48,20 @@ describe('a SillyTavern completion preset', () => {
   });
 
   test('is found by its name through getContext().getPresetManager("openai"), and the page’s names are listed', () => {
-    const page = pageWith({ Cold: coldPreset, Hot: { temperature: 1.4 } });
+    const page = readTavernProfiles(pageWith({ Cold: coldPreset, Hot: { temperature: 1.4 } }));
 
     expect(readCompletionPreset(page, 'Hot')).toEqual({ kind: 'found', settings: { temperature: 1.4 } });
     expect(readCompletionPreset(page, 'Gone')).toEqual({ kind: 'missing' });
     expect(listCompletionPresets(page)).toEqual([{ name: 'Cold', sampling: presetSampling(coldPreset) }, { name: 'Hot', sampling: { temperature: 1.4 } }]);
   });
 
+  test('the page hook reads only the sampling keys of a preset, none of its prompts', () => {
+    expect(readTavernProfiles(pageWith({ Cold: coldPreset })).presets?.Cold).not.toHaveProperty('prompts');
+  });
+
   test('a page without a preset manager has none', () => {
-    expect(readCompletionPreset({} as Window, 'Cold')).toEqual({ kind: 'no-manager' });
-    expect(listCompletionPresets({} as Window)).toBeUndefined();
+    expect(readCompletionPreset(readTavernProfiles({}), 'Cold')).toEqual({ kind: 'no-manager' });
+    expect(listCompletionPresets(readTavernProfiles({}))).toBeUndefined();
   });
 
   test('a call on a profile: the preset, the agent’s own fields on top, filtered by the profile’s source', () => {

@@ -1,9 +1,12 @@
 import { expect, test } from 'vitest';
-import { readSillyTavernChat } from '../../../src/page-hook/sillytavern-chat';
+import { pageChatOf } from '../../../src/bridge/page-chat';
+import { readTavernChat } from '../../../src/page-hook/sillytavern-page';
 import { chatIdentityOf } from '../../../src/runtime/chat-identity';
 import { pageToBridgeMessageSchema } from '../../../src/messaging/page-messages';
 
 const page = (context: unknown) => ({ SillyTavern: { getContext: () => context } });
+/** The chat identity as it is made: read in the page by the page hook, made sense of by the bridge. */
+const readSillyTavernChat = (target: object, requestType: string, href = 'http://127.0.0.1:8000/') => pageChatOf('sillytavern', readTavernChat(target), requestType, href);
 const chat = [{ mes: 'Hello.', swipe_id: 0 }, { mes: 'Hi.' }, { mes: 'Welcome back.', swipe_id: 2 }];
 
 test('a new message is written at the end of the open chat; a swipe redoes the last one with its swipe id', () => {
@@ -17,8 +20,18 @@ test('a page without SillyTavern, or with a context that throws or has no chat i
   expect(readSillyTavernChat(page({ chat }), 'normal')).toBeUndefined();
 });
 
-test('a chat identity from the page that does not parse is left out, and the turn still goes through', () => {
-  const parsed = pageToBridgeMessageSchema.parse({ type: 'run-start', requestId: 'r1', adapter: 'sillytavern', body: {}, chat: { conversationId: '', messageIndex: -1 } });
+test("without SillyTavern's chat id the chat route in the page's address names the conversation", () => {
+  expect(readSillyTavernChat({}, 'normal', 'http://127.0.0.1:8000/#/chat/conv-1764480000123')).toEqual({ conversationId: 'url:#/chat/conv-1764480000123', basis: 'url' });
+});
+
+test('what the page says that does not make an identity is left out', () => {
+  expect(readSillyTavernChat(page({ chatId: 'Mira', chat: { length: 3 } }), 'normal')).toEqual({ conversationId: 'Mira' });
+  expect(readSillyTavernChat(page({ chatId: { toString: () => 'x' }, chat }), 'normal')).toBeUndefined();
+  expect(readSillyTavernChat(page({ chatId: 'Mira', chat: [...chat, { swipe_id: -1 }] }), 'swipe')).toEqual({ conversationId: 'Mira', messageIndex: 3 });
+});
+
+test("a page's chat state that is not an object is left out, and the turn still goes through", () => {
+  const parsed = pageToBridgeMessageSchema.parse({ type: 'run-start', requestId: 'r1', adapter: 'sillytavern', body: {}, tavern: 'Mira' });
   expect(parsed).toEqual({ type: 'run-start', requestId: 'r1', adapter: 'sillytavern', body: {} });
 });
 
