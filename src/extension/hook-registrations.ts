@@ -6,7 +6,7 @@ import { currentBrowserName, originMatchPattern, type BrowserName } from './orig
 export const PAGE_HOOK_SCRIPT_ID = 'retinue-page-hook';
 export const BRIDGE_SCRIPT_ID = 'retinue-bridge';
 /** The built files of `entrypoints/page-hook.content.ts` and `entrypoints/bridge.ts` (an unlisted script). */
-export const PAGE_HOOK_FILE = 'content-scripts/page-hook.js';
+export const PAGE_HOOK_FILE = 'page-hook.js';
 export const BRIDGE_FILE = 'bridge.js';
 
 /** One content script as `scripting.registerContentScripts` takes it (the fields Retinue sets). */

@@ -56,7 +56,8 @@ export function installPageHook(target: Window & typeof globalThis): void {
   const handleBridgeMessage = (message: Exclude<BridgeToPageMessage, { type: 'connected' }>) => {
     if (message.type === 'connection-profiles-request') return channel.send({ type: 'connection-profiles', queryId: message.queryId, ...readTavernProfiles(target) });
     const { requestId } = message;
-    if (message.type === 'host-calls-open') return void (last && taken.set(requestId, { ...last, body: undefined, hostCalls: new Map(), answered: true }));
+    // A helper run between turns: its calls go out with the last turn's endpoint and headers, nothing reaches the chat.
+    if (message.type === 'host-calls-open') return void (last && taken.set(requestId, { ...last, hostCalls: new Map(), answered: true }));
     const entry = taken.get(requestId);
     if (!entry) return;
     switch (message.type) {

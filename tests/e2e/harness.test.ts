@@ -98,7 +98,7 @@ describe('Chromium', () => {
     await switchSitesOn(options, [enabledOrigin]);
     const registered = await readRegisteredContentScripts(chromium.serviceWorker);
     const pageHook = registered.find((script) => script.world === 'MAIN');
-    expect(pageHook).toMatchObject({ runAt: 'document_start', js: ['content-scripts/page-hook.js'] });
+    expect(pageHook).toMatchObject({ runAt: 'document_start', js: ['page-hook.js'] });
     expect(registered.some((script) => coversOrigin(script, fixtures.origins.secondary))).toBe(false);
 
     await writeSettings(options, { version: 1, sites: [{ origin: enabledOrigin, enabled: false }] });
@@ -175,7 +175,7 @@ describe('Firefox', () => {
     const registered = await waitForRegisteredContentScripts(options, (scripts) => scripts.filter((script) => coversOrigin(script, fixtures.origins.primary)).length === 2, {
       description: 'the page hook and bridge to be registered in Firefox',
     });
-    expect(registered.find((script) => script.world === 'MAIN')?.js).toEqual(['content-scripts/page-hook.js']);
+    expect(registered.find((script) => script.world === 'MAIN')?.js).toEqual(['page-hook.js']);
     await writeSettings(options, { version: 1, sites: [] });
     await waitForRegisteredContentScripts(options, (scripts) => scripts.length === 0, { description: 'the registrations to go away in Firefox' });
     await options.close();
