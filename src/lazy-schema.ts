@@ -45,3 +45,30 @@ export function lazyRecord<Record extends object>(build: () => Record): Readonly
     deleteProperty: refuse,
   });
 }
+
+/**
+ * A list built the first time it is read, for module-level lists of parsed values (the built-in
+ * profiles). It reads as the array `build` returns (`Array.isArray` holds, spreads and iterates);
+ * it is read-only.
+ *
+ * @example
+ * export const builtIns = lazyList(() => sources.map((source) => profileSchema.parse(source)));
+ * builtIns.find((profile) => profile.id === 'root'); // parses the sources now
+ */
+export function lazyList<Item>(build: () => Item[]): readonly Item[] {
+  let built: Item[] | undefined;
+  const list = (): Item[] => (built ??= build());
+  const refuse = (): never => {
+    throw new TypeError('A lazily built list is read-only.');
+  };
+  // An array target, so the list reads as an array; its one own property, `length`, matches the built list's.
+  return new Proxy([] as Item[], {
+    get: (_target, key) => Reflect.get(list(), key),
+    has: (_target, key) => Reflect.has(list(), key),
+    ownKeys: () => Reflect.ownKeys(list()),
+    getOwnPropertyDescriptor: (_target, key) => Reflect.getOwnPropertyDescriptor(list(), key),
+    set: refuse,
+    defineProperty: refuse,
+    deleteProperty: refuse,
+  });
+}

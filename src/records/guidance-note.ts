@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from '../lazy-schema';
 
 /** The longest note the side panel may send, in characters. */
 export const GUIDANCE_MAX_CHARS = 2_000;
@@ -10,7 +11,7 @@ export const GUIDANCE_MAX_NOTES = 30;
  * child working on a task): stored on the run record when sent, so a worker stop before it reached
  * the model loses nothing; `appliedAt` once it went into that invocation's next model request.
  */
-export const guidanceNoteSchema = z.object({
+export const guidanceNoteSchema = lazySchema(() => z.object({
   id: z.string().min(1).max(100),
   invocationId: z.string().min(1).max(200),
   /** The task the note is for; absent: the root. */
@@ -18,14 +19,14 @@ export const guidanceNoteSchema = z.object({
   text: z.string().min(1).max(GUIDANCE_MAX_CHARS),
   sentAt: z.number(),
   appliedAt: z.number().optional(),
-});
+}));
 export type GuidanceNote = z.infer<typeof guidanceNoteSchema>;
 
 /** A note as the side panel sends it: to the root (no `taskId`) or to one task. */
-export const guidanceRequestSchema = z.strictObject({
+export const guidanceRequestSchema = lazySchema(() => z.strictObject({
   taskId: z.string().min(1).max(200).optional(),
   text: z.string().trim().min(1, 'write a note first').max(GUIDANCE_MAX_CHARS, `a note holds at most ${GUIDANCE_MAX_CHARS} characters`),
-});
+}));
 export type GuidanceRequest = z.infer<typeof guidanceRequestSchema>;
 
 export type GuidanceOutcome = { ok: true; noteId: string } | { ok: false; code: string; message: string };
