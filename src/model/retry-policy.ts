@@ -1,4 +1,5 @@
-import { APIConnectionError, APIError, APIUserAbortError } from 'openai';
+// From the SDK's error module alone: its client is loaded on the first call (create-model-client.ts).
+import { APIConnectionError, APIError, APIUserAbortError } from 'openai/core/error';
 import {
   isContextLengthRefusal,
   isHistoryShapeRefusal,
