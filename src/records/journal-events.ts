@@ -6,7 +6,7 @@ import { lazyRecord, lazySchema } from '../lazy-schema';
  * read through them (the side panel's cost line, task costs, timeline and reasoning all narrow on
  * `type`). Every field is optional and unknown fields are kept, so events stored by earlier versions
  * (with fewer or other fields) still read. To add an event type, add its schema here: the journal's
- * union and its types follow. Names are kebab-case noun-verb.
+ * union and its types follow. Names are kebab-case noun-verb. Built on first use (docs/performance.md).
  */
 
 /** An error as events carry it: a `RetinueError`'s code and message. */
