@@ -1,4 +1,4 @@
-import type OpenAI from 'openai';
+import OpenAI from 'openai';
 import { Stream } from 'openai/core/streaming';
 import type {
   ChatCompletionChunk,
@@ -17,13 +17,6 @@ import { classifyFailure, DEFAULT_RETRY_TIMING, retryDelayMs, type AttemptFailur
 import { StreamAssembler } from './stream-assembler';
 import { estimateCallUsage, loadTokenCounter, promptTokens, usageReported } from './token-estimate';
 import { createInMemoryToolProtocolMemory, endpointKeyOf, type ToolProtocolMemory } from './tool-protocol-memory';
-
-/**
- * The SDK's client module (its ~100 resource classes) is evaluated on the first model call, not at
- * every worker start; the bundle inlines it, so this is no network import (docs/performance.md).
- */
-let sdkModule: Promise<typeof import('openai')> | undefined;
-const loadSdk = () => (sdkModule ??= import('openai'));
 
 /** Where endpoints that refused native tools are remembered when a client is given no memory of its own. */
 const processToolProtocolMemory = createInMemoryToolProtocolMemory();
@@ -62,20 +55,15 @@ export function createModelClient(target: ModelTarget, options: ModelClientOptio
   };
   const limiter = options.limiter ?? createConcurrencyLimiter(target.maxConcurrency ?? Number.POSITIVE_INFINITY);
   // Our own retry loop below replaces the SDK's, so that a stream cut mid-way is retried too.
-  let sdk: Promise<OpenAI> | undefined;
-  const sdkClient = () =>
-    (sdk ??= loadSdk().then(
-      (module) =>
-        new module.default({
-          baseURL: target.baseURL,
-          // The SDK refuses an empty key; local servers often need none, so send no Authorization then.
-          apiKey: target.apiKey || 'no-api-key',
-          ...(target.apiKey ? {} : { defaultHeaders: { authorization: null } }),
-          fetch: target.fetch,
-          maxRetries: 0,
-          dangerouslyAllowBrowser: true,
-        }),
-    ));
+  const sdk = new OpenAI({
+    baseURL: target.baseURL,
+    // The SDK refuses an empty key; local servers often need none, so send no Authorization then.
+    apiKey: target.apiKey || 'no-api-key',
+    ...(target.apiKey ? {} : { defaultHeaders: { authorization: null } }),
+    fetch: target.fetch,
+    maxRetries: 0,
+    dangerouslyAllowBrowser: true,
+  });
   const callName = `The call to ${target.label}`;
   const memory = options.toolProtocolMemory ?? processToolProtocolMemory;
   const endpointKey = endpointKeyOf(target);
@@ -89,10 +77,9 @@ export function createModelClient(target: ModelTarget, options: ModelClientOptio
     request.signal.addEventListener('abort', forwardAbort, { once: true });
     if (request.signal.aborted) forwardAbort();
     try {
-      const client = await sdkClient();
       if (target.wholeReply) {
         const body = target.wholeReply.callBody(requestBody(target, request, streamOptions) as unknown as Record<string, unknown>);
-        const whole = await client.chat.completions
+        const whole = await sdk.chat.completions
           .create(body as unknown as ChatCompletionCreateParamsNonStreaming, { signal: attemptController.signal })
           .asResponse();
         duringStream = true;
@@ -100,7 +87,7 @@ export function createModelClient(target: ModelTarget, options: ModelClientOptio
         if (outcome.ok) reportWholeTurn(outcome.result, request);
         return outcome;
       }
-      const response = await client.chat.completions.create(requestBody(target, request, streamOptions), { signal: attemptController.signal }).asResponse();
+      const response = await sdk.chat.completions.create(requestBody(target, request, streamOptions), { signal: attemptController.signal }).asResponse();
       duringStream = true;
       const ranWith = readRanWithHeader(response.headers);
       if (ranWith) request.onRanWith?.(ranWith);

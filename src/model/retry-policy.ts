@@ -1,5 +1,4 @@
-// From the SDK's error module alone: its client is loaded on the first call (create-model-client.ts).
-import { APIConnectionError, APIError, APIUserAbortError } from 'openai/core/error';
+import { APIConnectionError, APIError, APIUserAbortError } from 'openai';
 import {
   isContextLengthRefusal,
   isHistoryShapeRefusal,
