@@ -1,5 +1,6 @@
 import { browser } from 'wxt/browser';
 import { z } from 'zod';
+import { lazySchema } from '../lazy-schema';
 import type { HostNotice } from '../hosts/host-adapter';
 import { t, type MessageKey } from '../i18n';
 
@@ -8,7 +9,7 @@ export const PAGE_NOTICES_KEY = 'pageNotices';
 const MAX_NOTICES = 20;
 
 /** One notice about a page, e.g. a SillyTavern source Retinue cannot speak. */
-export const pageNoticeSchema = z.object({
+export const pageNoticeSchema = lazySchema(() => z.object({
   origin: z.string().max(2_000),
   code: z.string().max(100),
   messageKey: z.string().max(200),
@@ -16,7 +17,7 @@ export const pageNoticeSchema = z.object({
   /** The notice in the browser's language. */
   message: z.string().max(4_000),
   time: z.number(),
-});
+}));
 export type PageNotice = z.infer<typeof pageNoticeSchema>;
 
 /**

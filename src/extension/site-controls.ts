@@ -24,11 +24,14 @@ export interface SiteControls {
  * the background so that the browser sees the listeners.
  */
 export function installSiteControls(): SiteControls {
-  let settings: Settings = createDefaultSettings();
+  // The defaults stand in only until the first read lands; made on first use, not at every worker start.
+  let loaded: Settings | undefined;
+  const settingsNow = (): Settings => (loaded ??= createDefaultSettings());
   let plan: SiteRegistrationPlan = { scripts: [], activeOrigins: [], lackingPermission: [] };
 
   const refresh = coalesce(async () => {
-    settings = await loadSettings();
+    const settings = await loadSettings();
+    loaded = settings;
     // Written before the registrations, so a page the new registration reaches finds its site on.
     await browser.storage.local.set({ [SITES_ON_STORAGE_KEY]: originsSwitchedOn(settings) });
     plan = await applySiteRegistrations(settings);
@@ -38,7 +41,7 @@ export function installSiteControls(): SiteControls {
   const toggleTab = async (tab: { id?: number; url?: string }): Promise<SiteSwitchOutcome | undefined> => {
     // Decided from the settings already in memory: Firefox allows the permission request only
     // while the click is still being handled, so nothing may be awaited before it.
-    const state = siteStateForUrl(tab.url, { settings, lackingPermission: plan.lackingPermission });
+    const state = siteStateForUrl(tab.url, { settings: settingsNow(), lackingPermission: plan.lackingPermission });
     if (state === 'not-a-site' || !tab.url) return undefined;
     const outcome = await switchSite(tab.url, state !== 'on');
     await refresh();
@@ -50,7 +53,7 @@ export function installSiteControls(): SiteControls {
   };
   const handleTabUpdate = (_tabId: number, change: { url?: string; status?: string }, tab: { id?: number; url?: string }): void => {
     if (change.url === undefined && change.status !== 'loading') return;
-    showSiteStateOnTab(tab, { settings, lackingPermission: plan.lackingPermission }).catch(() => undefined);
+    showSiteStateOnTab(tab, { settings: settingsNow(), lackingPermission: plan.lackingPermission }).catch(() => undefined);
   };
   const handlePermissionChange = (): void => {
     void refresh();

@@ -1,15 +1,16 @@
 import { z } from 'zod';
+import { lazySchema } from '../lazy-schema';
 import { SNAPSHOT_LIMITS } from './snapshot-limits';
 
 export { SNAPSHOT_LIMITS } from './snapshot-limits';
 
-const contentPartSchema = z.looseObject({ type: z.string() });
+const contentPartSchema = lazySchema(() => z.looseObject({ type: z.string() }));
 
-export const snapshotMessageSchema = z.looseObject({
+export const snapshotMessageSchema = lazySchema(() => z.looseObject({
   role: z.enum(['system', 'user', 'assistant', 'tool', 'developer']),
   content: z.union([z.string(), z.array(contentPartSchema), z.null()]).optional(),
   name: z.string().optional(),
-});
+}));
 export type SnapshotMessage = z.infer<typeof snapshotMessageSchema>;
 
 /**
@@ -18,7 +19,7 @@ export type SnapshotMessage = z.infer<typeof snapshotMessageSchema>;
  * `chat.read` reads the conversation from it. Host-specific fields (SillyTavern's source, custom URL)
  * pass through untouched.
  */
-export const promptSnapshotSchema = z.looseObject({
+export const promptSnapshotSchema = lazySchema(() => z.looseObject({
   messages: z.array(snapshotMessageSchema).min(1).max(SNAPSHOT_LIMITS.maxMessages),
   model: z.string().max(200).optional(),
   stream: z.boolean().optional(),
@@ -28,7 +29,7 @@ export const promptSnapshotSchema = z.looseObject({
   presence_penalty: z.number().optional(),
   frequency_penalty: z.number().optional(),
   stop: z.union([z.string(), z.array(z.string())]).optional(),
-});
+}));
 export type PromptSnapshot = z.infer<typeof promptSnapshotSchema>;
 
 /** The path of the snapshot inside the run workspace. */

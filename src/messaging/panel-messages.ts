@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from '../lazy-schema';
 import { journalEventSchema } from '../records/journal';
 import { reviewDecisionSchema } from '../records/task-review';
 import { GUIDANCE_MAX_CHARS } from '../records/guidance-note';
@@ -13,7 +14,7 @@ const origin = z.string().min(1).max(500);
  * What the side panel says to the background over its Port. One subscription per Port at a time:
  * a new `subscribe-*` replaces the previous one.
  */
-export const panelToBackgroundSchema = z.discriminatedUnion('type', [
+export const panelToBackgroundSchema = lazySchema(() => z.discriminatedUnion('type', [
   /** Live journal events of one run. */
   z.strictObject({ type: z.literal('subscribe-run'), runId }),
   /** Live journal events of every run of an origin (the panel follows the latest one). */
@@ -29,11 +30,11 @@ export const panelToBackgroundSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('run-agent'), runId, agentId: z.string().min(1).max(64) }),
   /** Apply (write through the page's saveWorldInfo) or discard a helper's lore proposal; side panel page only. */
   z.strictObject({ type: z.literal('decide-lore'), runId, proposalId: z.string().min(1).max(200), decision: z.enum(['apply', 'discard']) }),
-]);
+]));
 export type PanelToBackground = z.infer<typeof panelToBackgroundSchema>;
 
 /** What the background says to the side panel. */
-export const backgroundToPanelSchema = z.discriminatedUnion('type', [
+export const backgroundToPanelSchema = lazySchema(() => z.discriminatedUnion('type', [
   /** A journal event of a subscribed run, as stored (the panel re-reads the records it touches). */
   z.strictObject({ type: z.literal('journal-event'), event: journalEventSchema }),
   /** A message the panel sent was refused; `message` says why and what to do. */
@@ -43,7 +44,7 @@ export const backgroundToPanelSchema = z.discriminatedUnion('type', [
    * closed with the old service worker connects again now, instead of waking it on a timer.
    */
   z.strictObject({ type: z.literal('panel-service-ready') }),
-]);
+]));
 export type BackgroundToPanel = z.infer<typeof backgroundToPanelSchema>;
 
 /** Parses one message from the panel; `undefined` when it is not a valid panel message. */

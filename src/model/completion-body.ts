@@ -4,10 +4,11 @@
  */
 import type { ChatCompletionAssistantMessageParam, ChatCompletionMessageFunctionToolCall } from 'openai/resources/chat/completions';
 import { z } from 'zod';
+import { lazySchema } from '../lazy-schema';
 import type { ModelCallResult } from './model-client';
 import type { AttemptFailure } from './retry-policy';
 
-const completionBodySchema = z.object({
+const completionBodySchema = lazySchema(() => z.object({
   choices: z
     .array(
       z.object({
@@ -24,7 +25,7 @@ const completionBodySchema = z.object({
     )
     .min(1),
   usage: z.object({ prompt_tokens: z.number().nullish(), completion_tokens: z.number().nullish(), total_tokens: z.number().nullish() }).nullish(),
-});
+}));
 
 export type CompletionBodyOutcome = { ok: true; result: ModelCallResult } | { ok: false; failure: Exclude<AttemptFailure, { kind: 'aborted' }> };
 

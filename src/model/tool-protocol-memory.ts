@@ -7,9 +7,10 @@
  * `browser.storage.local`; the runner keeps it in memory.
  */
 import { z } from 'zod';
+import { lazySchema } from '../lazy-schema';
 
 /** The window an endpoint stated in a refusal, and how its tokens compare with Retinue's estimate. */
-export const learnedContextWindowSchema = z.object({
+export const learnedContextWindowSchema = lazySchema(() => z.object({
   /** The model's window, in the endpoint's own tokens. */
   windowTokens: z.number().int().positive().max(100_000_000),
   /**
@@ -21,7 +22,7 @@ export const learnedContextWindowSchema = z.object({
   measured: z.boolean(),
   /** Tokens the refused request kept for the answer, when the refusal said. */
   completionTokens: z.number().int().nonnegative().max(100_000_000).optional(),
-});
+}));
 export type LearnedContextWindow = z.infer<typeof learnedContextWindowSchema>;
 
 export interface ToolProtocolMemory {
@@ -88,8 +89,8 @@ const MAX_REMEMBERED = 200;
 const MAX_KEY_CHARS = 1_500;
 
 const endpointKeySchema = z.string().max(MAX_KEY_CHARS);
-const storedSwitchesSchema = z.record(endpointKeySchema, z.string().max(40));
-const storedWindowsSchema = z.record(endpointKeySchema, learnedContextWindowSchema.extend({ learnedAt: z.string().max(40) }));
+const storedSwitchesSchema = lazySchema(() => z.record(endpointKeySchema, z.string().max(40)));
+const storedWindowsSchema = lazySchema(() => z.record(endpointKeySchema, learnedContextWindowSchema.unwrap().extend({ learnedAt: z.string().max(40) })));
 
 /** One remembered fact per endpoint in one storage key, each with the ISO date it was learned. */
 function storedFacts<Fact>(

@@ -1,3 +1,4 @@
+import { lazyList } from '../lazy-schema';
 import { profileSchema, type AgentProfile, type Settings } from '../settings/schema';
 import { answerReviewerProfile } from './built-in/answer-reviewer';
 import { continuityCheckerProfile } from './built-in/continuity-checker';
@@ -6,21 +7,24 @@ import { rootProfile } from './built-in/root';
 import { sceneCriticProfile } from './built-in/scene-critic';
 import { styleAdvisorProfile } from './built-in/style-advisor';
 
-/**
- * The profiles that ship with Retinue, in the order agents and the options page list them. They live
- * in code, not in the settings document; a document profile with the same id overrides one.
- */
-export const builtInProfiles: readonly AgentProfile[] = [
+const builtInSources = [
   rootProfile,
   continuityCheckerProfile,
   sceneCriticProfile,
   styleAdvisorProfile,
   researcherProfile,
   answerReviewerProfile,
-].map((profile) => Object.freeze(profileSchema.parse(profile)));
+];
+
+/**
+ * The profiles that ship with Retinue, in the order agents and the options page list them. They live
+ * in code, not in the settings document; a document profile with the same id overrides one. Parsed
+ * on first use, so a worker start does not build the profile schema (docs/performance.md).
+ */
+export const builtInProfiles: readonly AgentProfile[] = lazyList(() => builtInSources.map((profile) => Object.freeze(profileSchema.parse(profile))));
 
 /** The ids of the built-in profiles. */
-export const builtInProfileIds: readonly string[] = builtInProfiles.map((profile) => profile.id);
+export const builtInProfileIds: readonly string[] = builtInSources.map((profile) => profile.id);
 
 /** Whether a profile id belongs to a built-in (so a document profile with it is an override). */
 export function isBuiltInProfileId(profileId: string): boolean {

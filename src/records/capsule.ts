@@ -1,13 +1,14 @@
 import { z } from 'zod';
+import { lazySchema } from '../lazy-schema';
 
-export const artifactSchema = z.object({
+export const artifactSchema = lazySchema(() => z.object({
   path: z.string().min(1).max(512),
   kind: z.string().max(64).optional(),
   role: z.string().max(200).optional(),
-});
+}));
 
 /** What a child gives back with `task.return`; stored as `agent-results/<child-invocation-id>.json`. */
-export const resultCapsuleSchema = z.object({
+export const resultCapsuleSchema = lazySchema(() => z.object({
   taskId: z.string(),
   workspaceKey: z.string(),
   agentId: z.string(),
@@ -22,7 +23,7 @@ export const resultCapsuleSchema = z.object({
   artifacts: z.array(artifactSchema),
   confidence: z.enum(['low', 'medium', 'high']).optional(),
   createdAt: z.number(),
-});
+}));
 export type ResultCapsule = z.infer<typeof resultCapsuleSchema>;
 
 /** A stored capsule file's text read back: the capsule, or why it is none (each reader decides what that means). */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from '../lazy-schema';
 
 /** The longest note the side panel may send, in characters. */
 export const GUIDANCE_MAX_CHARS = 2_000;
@@ -11,7 +12,7 @@ export const GUIDANCE_MAX_NOTES = 30;
  * the model loses nothing; `appliedAt` and `appliedRound` once it went into that invocation's next
  * model request (an ordinary round, a nudge or the wrap-up).
  */
-export const guidanceNoteSchema = z.object({
+export const guidanceNoteSchema = lazySchema(() => z.object({
   id: z.string().min(1).max(100),
   invocationId: z.string().min(1).max(200),
   /** The task the note is for; absent: the root. */
@@ -21,14 +22,14 @@ export const guidanceNoteSchema = z.object({
   appliedAt: z.number().optional(),
   /** The invocation's model call (1 for its first) whose request carried the note. */
   appliedRound: z.number().int().min(1).optional(),
-});
+}));
 export type GuidanceNote = z.infer<typeof guidanceNoteSchema>;
 
 /** A note as the side panel sends it: to the root (no `taskId`) or to one task. */
-export const guidanceRequestSchema = z.strictObject({
+export const guidanceRequestSchema = lazySchema(() => z.strictObject({
   taskId: z.string().min(1).max(200).optional(),
   text: z.string().trim().min(1, 'write a note first').max(GUIDANCE_MAX_CHARS, `a note holds at most ${GUIDANCE_MAX_CHARS} characters`),
-});
+}));
 export type GuidanceRequest = z.infer<typeof guidanceRequestSchema>;
 
 export type GuidanceOutcome = { ok: true; noteId: string } | { ok: false; code: string; message: string };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from '../lazy-schema';
 import { chatMessageSchema } from './invocation';
 
 /**
@@ -7,7 +8,7 @@ import { chatMessageSchema } from './invocation';
  * snapshot already holds (the page's chat, at the start of the root's history) is stored as
  * `snapshotIndex`, its position in the snapshot's `messages`, instead of a second copy.
  */
-export const historyMessageSchema = z
+export const historyMessageSchema = lazySchema(() => z
   .object({
     runId: z.string(),
     invocationId: z.string(),
@@ -17,5 +18,5 @@ export const historyMessageSchema = z
   })
   .refine((record) => (record.message === undefined) !== (record.snapshotIndex === undefined), {
     message: 'a history message holds either `message` or `snapshotIndex`, exactly one of them',
-  });
+  }));
 export type HistoryMessage = z.infer<typeof historyMessageSchema>;

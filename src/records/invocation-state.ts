@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from '../lazy-schema';
 import { agentInvocationSchema } from './invocation';
 
 /**
@@ -6,7 +7,7 @@ import { agentInvocationSchema } from './invocation';
  * `messages` records, appended as the loop goes; `messageCount` says how many belong to it, so a read
  * assembles exactly the history that was saved and a write appends only what is new.
  */
-export const invocationStateSchema = agentInvocationSchema.omit({ messages: true }).extend({
+export const invocationStateSchema = lazySchema(() => agentInvocationSchema.unwrap().omit({ messages: true }).extend({
   messageCount: z.number().int().nonnegative(),
-});
+}));
 export type InvocationState = z.infer<typeof invocationStateSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from '../lazy-schema';
 import { budgetSchema } from './budget';
 import { invocationLimitStateSchema, loopStepSchema } from './loop-state';
 import { usageSchema } from './usage';
@@ -10,14 +11,14 @@ export const exitPolicySchema = z.enum(['runFinishAllowed', 'taskReturnRequired'
 export type ExitPolicy = z.infer<typeof exitPolicySchema>;
 
 /** A chat-completions message as the loop keeps it (OpenAI shape, stored as plain JSON). */
-export const chatMessageSchema = z.looseObject({
+export const chatMessageSchema = lazySchema(() => z.looseObject({
   role: z.enum(['system', 'user', 'assistant', 'tool', 'developer']),
   content: z.unknown().optional(),
-});
+}));
 export type StoredChatMessage = z.infer<typeof chatMessageSchema>;
 
 /** One agent's turn-taking inside a run: the root, or a child working on a delegated task. */
-export const agentInvocationSchema = z.object({
+export const agentInvocationSchema = lazySchema(() => z.object({
   id: z.string(),
   runId: z.string(),
   parentInvocationId: z.string().optional(),
@@ -40,5 +41,5 @@ export const agentInvocationSchema = z.object({
   nextStep: loopStepSchema.optional(),
   /** The limits' state on this invocation (see src/runtime/limits/). */
   limits: invocationLimitStateSchema.optional(),
-});
+}));
 export type AgentInvocation = z.infer<typeof agentInvocationSchema>;

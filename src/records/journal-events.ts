@@ -1,18 +1,19 @@
 import { z } from 'zod';
+import { lazyRecord, lazySchema } from '../lazy-schema';
 
 /**
  * The data of each journal event type, one schema per type: events are written through these and
  * read through them (the side panel's cost line, task costs, timeline and reasoning all narrow on
  * `type`). Every field is optional and unknown fields are kept, so events stored by earlier versions
  * (with fewer or other fields) still read. To add an event type, add its schema here: the journal's
- * union and its types follow. Names are kebab-case noun-verb.
+ * union and its types follow. Names are kebab-case noun-verb. Built on first use (docs/performance.md).
  */
 
 /** An error as events carry it: a `RetinueError`'s code and message. */
-const errorData = z.looseObject({ code: z.string().optional(), message: z.string().optional() });
+const errorData = lazySchema(() => z.looseObject({ code: z.string().optional(), message: z.string().optional() }));
 
 /** Token and step counts as events carry them; counts a provider did not give read as 0. */
-export const journalUsageSchema = z.looseObject({
+export const journalUsageSchema = lazySchema(() => z.looseObject({
   rounds: z.number().optional(),
   toolCalls: z.number().optional(),
   promptTokens: z.number().nonnegative().default(0),
@@ -20,11 +21,11 @@ export const journalUsageSchema = z.looseObject({
   totalTokens: z.number().optional(),
   /** Retinue estimated the counts because the provider gave none. */
   estimated: z.boolean().optional(),
-});
+}));
 
 const status = z.string().optional();
 
-export const journalEventDataSchemas = {
+export const journalEventDataSchemas = lazyRecord(() => ({
   'run-start': z.looseObject({ origin: z.string().optional(), adapter: z.string().optional(), rootProfileId: z.string().optional(), title: z.string().optional() }),
   'run-end': z.looseObject({
     status,
@@ -139,4 +140,4 @@ export const journalEventDataSchemas = {
   'lore-lookup': z.looseObject({ tool: z.string().optional(), labels: z.array(z.string()).optional(), workspaceKey: z.string().optional() }),
   /** The run's stored history reached its byte cap (`historyCapBytes`): no new tasks, the rest wrap up. */
   'history-cap-reached': z.looseObject({ cap: z.number().optional(), historyBytes: z.number().optional() }),
-} satisfies Record<string, z.ZodType<Record<string, unknown>>>;
+}) satisfies Record<string, z.ZodType<Record<string, unknown>>>);

@@ -1,10 +1,12 @@
 import { z } from 'zod';
+import { lazySchema } from '../lazy-schema';
 import { journalEventDataSchemas } from './journal-events';
 
 /** Journal event types: kebab-case noun-verb, one per schema in `journal-events.ts`. */
 export type JournalEventType = keyof typeof journalEventDataSchemas;
-const eventTypes = Object.keys(journalEventDataSchemas) as [JournalEventType, ...JournalEventType[]];
-export const journalEventTypeSchema = z.enum(eventTypes);
+// Listing the types builds their schemas, so it waits for the first parse (docs/performance.md).
+const eventTypes = () => Object.keys(journalEventDataSchemas) as [JournalEventType, ...JournalEventType[]];
+export const journalEventTypeSchema = lazySchema(() => z.enum(eventTypes()));
 
 /** What an event of type `T` carries, as read. */
 export type JournalEventData<T extends JournalEventType> = z.output<(typeof journalEventDataSchemas)[T]>;
@@ -27,7 +29,7 @@ export type JournalEvent = { [T in JournalEventType]: JournalEventOf<T> }[Journa
 /** A journal event of one type. */
 export type JournalEventOfType<T extends JournalEventType> = Extract<JournalEvent, { type: T }>;
 
-const eventOptions = eventTypes.map((type) =>
+const eventOptions = () => eventTypes().map((type) =>
   z.object({
     runId: z.string(),
     seq: z.number().int().positive(),
@@ -40,7 +42,8 @@ const eventOptions = eventTypes.map((type) =>
 );
 
 /** Every journal event, a union discriminated on `type`: written through it and read through it. */
-export const journalEventSchema = z.discriminatedUnion('type', eventOptions as unknown as [(typeof eventOptions)[number], ...(typeof eventOptions)[number][]]) as unknown as z.ZodType<
+type EventOption = ReturnType<typeof eventOptions>[number];
+export const journalEventSchema = lazySchema(() => z.discriminatedUnion('type', eventOptions() as unknown as [EventOption, ...EventOption[]])) as unknown as z.ZodType<
   JournalEvent,
   unknown
 >;

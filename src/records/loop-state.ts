@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from '../lazy-schema';
 
 /**
  * What an invocation's loop does next, stored on the invocation with the message that made it so
@@ -9,19 +10,19 @@ import { z } from 'zod';
  * - `wrap-up`: a limit (named by its id) ended the loop; the next model call is the last one, and the
  *   turn it makes ends the invocation.
  */
-export const loopStepSchema = z.discriminatedUnion('kind', [
+export const loopStepSchema = lazySchema(() => z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('round') }),
   z.object({ kind: z.literal('task-return-nudged') }),
   z.object({ kind: z.literal('wrap-up'), limit: z.string().min(1).max(40) }),
-]);
+]));
 export type LoopStep = z.infer<typeof loopStepSchema>;
 
 /**
  * The limits' own state on one invocation (see src/runtime/limits/): which limits it met, and the
  * round at which each limit's note went into a tool result (a note is given once).
  */
-export const invocationLimitStateSchema = z.object({
+export const invocationLimitStateSchema = lazySchema(() => z.object({
   met: z.array(z.string().min(1).max(40)).max(16).optional(),
   notedAtRound: z.record(z.string().min(1).max(40), z.number().int().nonnegative()).optional(),
-});
+}));
 export type InvocationLimitState = z.infer<typeof invocationLimitStateSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from '../lazy-schema';
 import { chatIdentitySchema } from './chat-identity';
 import { GUIDANCE_MAX_NOTES, guidanceNoteSchema } from './guidance-note';
 import { usageSchema } from './usage';
@@ -8,14 +9,14 @@ import { usageSchema } from './usage';
  * (`tools-refused`, `context-too-long`, `empty-answer`, `cut-answer`, `retinue-error`, or a limit's
  * code) and the reason in words.
  */
-export const runFallbackSchema = z.object({ code: z.string().max(100), reason: z.string().max(2_000) });
+export const runFallbackSchema = lazySchema(() => z.object({ code: z.string().max(100), reason: z.string().max(2_000) }));
 export type RunFallback = z.infer<typeof runFallbackSchema>;
 
 export const runStatusSchema = z.enum(['running', 'completed', 'failed', 'cancelled', 'interrupted']);
 export type RunStatus = z.infer<typeof runStatusSchema>;
 
 /** One chat turn the page generated, turned into an agent run. */
-export const agentRunSchema = z.object({
+export const agentRunSchema = lazySchema(() => z.object({
   id: z.string(),
   /** The page's origin, e.g. `http://127.0.0.1:8000`. */
   origin: z.string(),
@@ -60,7 +61,7 @@ export const agentRunSchema = z.object({
   storedBytes: z.number().int().min(0).optional(),
   /** Notes the user sent from the side panel to the run's invocations (guidance-note.ts, runtime/guidance.ts). */
   guidance: z.array(guidanceNoteSchema).max(GUIDANCE_MAX_NOTES).optional(),
-});
+}));
 export type AgentRun = z.infer<typeof agentRunSchema>;
 
 /** A run that gave the page its reply (early, or at its end); one that fell open or was stopped did not. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from '../lazy-schema';
 import { SAMPLING_FIELDS } from '../model/sampling-sources';
 
 /**
@@ -7,10 +8,10 @@ import { SAMPLING_FIELDS } from '../model/sampling-sources';
  * profile has one, the sampling sent, and the agent's fields its source does not take. Taken at the
  * task's first model call; optional, so records from before it still load.
  */
-export const taskRanWithSchema = z.object({
+export const taskRanWithSchema = lazySchema(() => z.object({
   model: z.string().max(300),
   preset: z.string().max(100).optional(),
   sampling: z.partialRecord(z.enum(SAMPLING_FIELDS), z.union([z.number(), z.string().max(20)])),
   dropped: z.array(z.enum(SAMPLING_FIELDS)).max(SAMPLING_FIELDS.length),
-});
+}));
 export type TaskRanWith = z.infer<typeof taskRanWithSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from '../lazy-schema';
 
 /** The longest edited result the user may hand the parent instead of the agent's own (characters). */
 export const REVIEW_EDIT_MAX_CHARS = 16_000;
@@ -14,7 +15,7 @@ export type ReviewLapse = z.infer<typeof reviewLapseSchema>;
  * A finished task's result held for the user's look (profile `review: "ask"`): `awaiting` until
  * the user approves, edits or discards it in the side panel, or until it lapses (then discarded).
  */
-export const taskReviewSchema = z.discriminatedUnion('state', [
+export const taskReviewSchema = lazySchema(() => z.discriminatedUnion('state', [
   z.strictObject({ state: z.literal('awaiting'), requestedAt: z.number() }),
   z.strictObject({ state: z.literal('approved'), requestedAt: z.number(), decidedAt: z.number() }),
   z.strictObject({
@@ -31,15 +32,15 @@ export const taskReviewSchema = z.discriminatedUnion('state', [
     /** Absent: the user discarded it; else why it lapsed. */
     lapse: reviewLapseSchema.optional(),
   }),
-]);
+]));
 export type TaskReview = z.infer<typeof taskReviewSchema>;
 
 /** What the user decides in the side panel. */
-export const reviewDecisionSchema = z.discriminatedUnion('kind', [
+export const reviewDecisionSchema = lazySchema(() => z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('approve') }),
   z.strictObject({ kind: z.literal('edit'), text: z.string().trim().min(1).max(REVIEW_EDIT_MAX_CHARS) }),
   z.strictObject({ kind: z.literal('discard') }),
-]);
+]));
 export type ReviewDecision = z.infer<typeof reviewDecisionSchema>;
 
 /** Whether the task's result still waits for the user. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from '../lazy-schema';
 import { budgetSchema } from './budget';
 import { taskRanWithSchema } from './task-ran-with';
 import { taskReviewSchema } from './task-review';
@@ -8,18 +9,18 @@ export const taskStatusSchema = z.enum(['queued', 'running', 'completed', 'faile
 export type TaskStatus = z.infer<typeof taskStatusSchema>;
 
 /** A string, or an object rendered as markdown for the child. */
-export const taskTextSchema = z.union([z.string(), z.record(z.string(), z.unknown())]);
+export const taskTextSchema = lazySchema(() => z.union([z.string(), z.record(z.string(), z.unknown())]));
 
-export const taskBriefSchema = z.object({
+export const taskBriefSchema = lazySchema(() => z.object({
   title: z.string().min(1).max(200),
   objective: z.string().min(1).max(8_000),
   context: taskTextSchema.optional(),
   expectedOutput: taskTextSchema.optional(),
-});
+}));
 export type TaskBrief = z.infer<typeof taskBriefSchema>;
 
 /** A return-mode task that one invocation delegated to another agent. */
-export const agentTaskRecordSchema = z.object({
+export const agentTaskRecordSchema = lazySchema(() => z.object({
   id: z.string(),
   runId: z.string(),
   parentInvocationId: z.string(),
@@ -74,5 +75,5 @@ export const agentTaskRecordSchema = z.object({
   startedAt: z.number().optional(),
   endedAt: z.number().optional(),
   usage: usageSchema,
-});
+}));
 export type AgentTaskRecord = z.infer<typeof agentTaskRecordSchema>;

@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { lazySchema } from '../lazy-schema';
 
 /** Token and step counts, summed per round, invocation, task and run. */
-export const usageSchema = z.object({
+export const usageSchema = lazySchema(() => z.object({
   rounds: z.number().int().nonnegative(),
   toolCalls: z.number().int().nonnegative(),
   promptTokens: z.number().int().nonnegative(),
@@ -9,7 +10,7 @@ export const usageSchema = z.object({
   totalTokens: z.number().int().nonnegative(),
   /** Some of the tokens are Retinue's estimate: a provider gave no usage for a call counted here. */
   estimated: z.boolean().optional(),
-});
+}));
 export type Usage = z.infer<typeof usageSchema>;
 
 export const emptyUsage = (): Usage => ({ rounds: 0, toolCalls: 0, promptTokens: 0, completionTokens: 0, totalTokens: 0 });

@@ -35,12 +35,12 @@ const frontMatterSchema = z.object({
       /** Run on this SillyTavern connection profile, by its name there. */
       hostProfile: z.string().min(1).max(100).optional(),
       sampling: samplingSchema.optional(),
-      budget: profileSchema.shape.budget.optional(),
-      delegation: profileSchema.shape.delegation.optional(),
-      context: profileSchema.shape.context.optional(),
-      review: profileSchema.shape.review.optional(),
+      budget: profileSchema.unwrap().shape.budget.optional(),
+      delegation: profileSchema.unwrap().shape.delegation.optional(),
+      context: profileSchema.unwrap().shape.context.optional(),
+      review: profileSchema.unwrap().shape.review.optional(),
       /** When it runs: "when asked", "every turn", "every N turns", "after the reply", "on demand". */
-      runs: profileSchema.shape.runs.optional(),
+      runs: profileSchema.unwrap().shape.runs.optional(),
     })
     .optional(),
 });

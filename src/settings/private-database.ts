@@ -1,5 +1,6 @@
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import { z } from 'zod';
+import { lazySchema } from '../lazy-schema';
 
 /**
  * The extension's private database: what a content script must never read (API keys) lives here, on
@@ -17,28 +18,28 @@ export const PRIVATE_DATABASE_VERSION = 1;
 export const PRIVATE_DATABASE_NAME = 'retinue-private';
 
 /** One connection's API key, bound to the origin of the base URL it was saved with. */
-export const storedApiKeySchema = z.strictObject({
+export const storedApiKeySchema = lazySchema(() => z.strictObject({
   connectionId: z.string().min(1).max(64),
   apiKey: z.string().min(1).max(4_096),
   origin: z.string().min(1).max(300),
-});
+}));
 export type StoredApiKey = z.infer<typeof storedApiKeySchema>;
 
 /** Whether the user lent a keyed connection to a site (`allowed`) or took it back (`refused`). */
-export const connectionLoanSchema = z.strictObject({
+export const connectionLoanSchema = lazySchema(() => z.strictObject({
   origin: z.string().min(1).max(300),
   connectionId: z.string().min(1).max(64),
   decision: z.enum(['allowed', 'refused']),
   decidedAt: z.number().int().min(0),
-});
+}));
 export type ConnectionLoan = z.infer<typeof connectionLoanSchema>;
 
 /** Tokens (in and out) the keyed connections spent for one site on one day (`YYYY-MM-DD`, the browser's local day). */
-export const keyedSpendSchema = z.strictObject({
+export const keyedSpendSchema = lazySchema(() => z.strictObject({
   origin: z.string().min(1).max(300),
   day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
   tokens: z.number().int().min(0),
-});
+}));
 export type KeyedSpend = z.infer<typeof keyedSpendSchema>;
 
 export interface PrivateDatabaseSchema extends DBSchema {

@@ -1,5 +1,8 @@
 import { z } from 'zod';
+import { lazySchema } from '../lazy-schema';
 import { allowableToolNames } from './tool-names';
+
+// Composite schemas are built on first use (`lazySchema`): a worker start builds none it does not need (docs/performance.md).
 
 /** The settings document version this build writes and reads. History: 1 — first version. */
 export const SETTINGS_VERSION = 1;
@@ -17,7 +20,7 @@ export const reasoningEffortSchema = z.enum(['minimal', 'low', 'medium', 'high']
  * An agent's own sampling (its preset). Each field goes only where the call's source takes it
  * (src/model/sampling-sources.ts); the rest is dropped, and the side panel's task row says so.
  */
-export const samplingSchema = z.strictObject({
+export const samplingSchema = lazySchema(() => z.strictObject({
   temperature: z.number().min(0).max(2).optional(),
   top_p: z.number().min(0).max(1).optional(),
   top_k: z.number().int().min(0).max(1_000).optional(),
@@ -28,10 +31,10 @@ export const samplingSchema = z.strictObject({
   max_tokens: z.number().int().min(1).max(1_000_000).optional(),
   seed: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
   reasoning_effort: reasoningEffortSchema.optional(),
-});
+}));
 export type Sampling = z.infer<typeof samplingSchema>;
 
-export const modelBindingSchema = z.discriminatedUnion('binding', [
+export const modelBindingSchema = lazySchema(() => z.discriminatedUnion('binding', [
   z.strictObject({
     binding: z.literal('host'),
     /** Another model of the page's own source (the request's `model` field); absent: the page's model. */
@@ -53,7 +56,7 @@ export const modelBindingSchema = z.discriminatedUnion('binding', [
     model: z.string().min(1).max(200).optional(),
     sampling: samplingSchema.optional(),
   }),
-]);
+]));
 export type ModelBinding = z.infer<typeof modelBindingSchema>;
 
 /**
@@ -63,7 +66,7 @@ export type ModelBinding = z.infer<typeof modelBindingSchema>;
 export const toolProtocolSchema = z.enum(['auto', 'native', 'prompted']);
 export type ToolProtocol = z.infer<typeof toolProtocolSchema>;
 
-export const connectionSchema = z.strictObject({
+export const connectionSchema = lazySchema(() => z.strictObject({
   id,
   label: z.string().max(200).default(''),
   baseURL: z.url({ protocol: /^https?$/ }),
@@ -71,7 +74,7 @@ export const connectionSchema = z.strictObject({
   defaultModel: z.string().min(1).max(200),
   maxConcurrency: z.number().int().min(1).max(32).default(2),
   toolProtocol: toolProtocolSchema.default('auto'),
-});
+}));
 export type Connection = z.infer<typeof connectionSchema>;
 
 /**
@@ -80,13 +83,13 @@ export type Connection = z.infer<typeof connectionSchema>;
  * reply is out; its result reaches the next turn), `on demand` (only from the side panel's Run button).
  * Written as words so agent files and the options page read the same; see src/runtime/cadence.ts.
  */
-export const runsSchema = z.union([
+export const runsSchema = lazySchema(() => z.union([
   z.enum(['when asked', 'every turn', 'after the reply', 'on demand']),
   z.string().regex(/^every (?:[2-9]|[1-9][0-9]) turns$/, 'write "when asked", "every turn", "every N turns" (N from 2 to 99), "after the reply" or "on demand"'),
-]);
+]));
 export type Runs = z.infer<typeof runsSchema>;
 
-export const profileSchema = z.strictObject({
+export const profileSchema = lazySchema(() => z.strictObject({
   id,
   name: z.string().min(1).max(100),
   /** For agents: what this agent is good for, read by the agent choosing whom to delegate to. */
@@ -119,7 +122,7 @@ export const profileSchema = z.strictObject({
   review: z.enum(['none', 'ask']).default('none'),
   /** When this agent runs (see `runsSchema`); absent in older documents: `when asked`. */
   runs: runsSchema.default('when asked'),
-});
+}));
 export type AgentProfile = z.infer<typeof profileSchema>;
 /** A profile as a user (or a built-in's source file) writes it: defaults may be left out. */
 export type AgentProfileInput = z.input<typeof profileSchema>;
@@ -153,7 +156,7 @@ export type AdapterSetting = z.infer<typeof adapterIdSchema>;
  */
 export const replyDeadlineMsSchema = z.number().int().min(0).max(600_000);
 
-export const siteSchema = z.strictObject({
+export const siteSchema = lazySchema(() => z.strictObject({
   /** Scheme, host and port, e.g. `http://127.0.0.1:8000`. */
   origin: z
     .string()
@@ -175,10 +178,10 @@ export const siteSchema = z.strictObject({
   toolProtocol: toolProtocolSchema.optional(),
   /** This site's reply deadline in ms (0: off); absent means `defaults.replyDeadlineMs`. */
   replyDeadlineMs: replyDeadlineMsSchema.optional(),
-});
+}));
 export type SiteSettings = z.infer<typeof siteSchema>;
 
-export const defaultsSchema = z.strictObject({
+export const defaultsSchema = lazySchema(() => z.strictObject({
   rootProfileId: id.default('root'),
   maxRunningChildren: z.number().int().min(1).max(16).default(3),
   maxTasksPerRun: z.number().int().min(1).max(64).default(8),
@@ -189,14 +192,14 @@ export const defaultsSchema = z.strictObject({
   /** Tokens one run (root and tasks) may use, unless the root's profile sets its own; absent: no cap. */
   maxRunTokens: z.number().int().min(1_000).max(100_000_000).optional(),
   replyDeadlineMs: replyDeadlineMsSchema.default(0),
-});
+}));
 export type SettingsDefaults = z.infer<typeof defaultsSchema>;
 
 /**
  * The whole settings document, stored in `browser.storage.local` under `settings`, and the format
  * of import and export. Built-in profiles are not stored here unless overridden by id.
  */
-export const settingsSchema = z.strictObject({
+export const settingsSchema = lazySchema(() => z.strictObject({
   version: z.literal(SETTINGS_VERSION),
   /** The global switch: false turns Retinue off on every site. */
   enabled: z.boolean().default(true),
@@ -204,7 +207,7 @@ export const settingsSchema = z.strictObject({
   profiles: z.array(profileSchema).default([]),
   sites: z.array(siteSchema).default([]),
   defaults: defaultsSchema.default(defaultsSchema.parse({})),
-});
+}));
 export type Settings = z.infer<typeof settingsSchema>;
 /** A document as a user writes it: defaults may be left out. */
 export type SettingsInput = z.input<typeof settingsSchema>;

@@ -131,8 +131,15 @@ interface SchemaDefinition {
   values?: unknown[];
 }
 
+interface SchemaInternals {
+  _zod: { def: SchemaDefinition; innerType?: SchemaInternals };
+}
+
 function definitionOf(schema: z.ZodType): SchemaDefinition {
-  return (schema as unknown as { _zod: { def: SchemaDefinition } })._zod.def;
+  let current = schema as unknown as SchemaInternals;
+  // A schema built on first use (`z.lazy`, docs/performance.md) reads as the schema it builds.
+  while (current._zod.def.type === 'lazy' && current._zod.innerType) current = current._zod.innerType;
+  return current._zod.def;
 }
 
 /** The field names an object accepts at `path`, for "fields here: …" hints; empty when unknown. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from '../lazy-schema';
 import { ModelBehaviorError } from '../errors';
 import { renderCapsuleForParent, taskNotesFolder } from '../rendering/capsule-markdown';
 import { awaitingReviewLine, renderReviewedForParent } from '../rendering/review-rendering';
@@ -7,7 +8,7 @@ import { defineTool, type AwaitAnswer, type TaskView } from './tool-definition';
 /** The longest one `agent.await` waits (DESIGN.md section 7). */
 export const AWAIT_MAX_TIMEOUT_MS = 300_000;
 
-export const agentAwaitParameters = z.strictObject({
+export const agentAwaitParameters = lazySchema(() => z.strictObject({
   tasks: z
     .array(z.string().min(1).max(80))
     .min(1)
@@ -24,7 +25,7 @@ export const agentAwaitParameters = z.strictObject({
     .min(0)
     .optional()
     .describe(`At most ${AWAIT_MAX_TIMEOUT_MS}; default: the tasks' own time.`),
-});
+}));
 
 function seconds(milliseconds: number): string {
   return `${Math.round(milliseconds / 1000)} s`;

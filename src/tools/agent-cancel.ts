@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { lazySchema } from '../lazy-schema';
 import { ModelBehaviorError } from '../errors';
 import { defineTool } from './tool-definition';
 
-export const agentCancelParameters = z.strictObject({
+export const agentCancelParameters = lazySchema(() => z.strictObject({
   tasks: z.array(z.string().min(1).max(80)).min(1).max(64).describe('Task names.'),
-});
+}));
 
 /** `agent.cancel`: stop tasks the caller started. */
 export const agentCancelTool = defineTool({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from '../lazy-schema';
 import { ModelBehaviorError } from '../errors';
 import { taskBriefSchema } from '../records/task';
 import { defineTool } from './tool-definition';
@@ -6,9 +7,10 @@ import { defineTool } from './tool-definition';
 /** The most characters a task brief may take (its JSON), so one delegation cannot flood a child. */
 export const TASK_BRIEF_MAX_CHARS = 40_000;
 
-export const agentDelegateParameters = z.strictObject({
+export const agentDelegateParameters = lazySchema(() => z.strictObject({
   agentId: z.string().min(1).max(64).describe('From agent_list.'),
   task: taskBriefSchema
+    .unwrap()
     .check((context) => {
       const size = JSON.stringify(context.value).length;
       if (size > TASK_BRIEF_MAX_CHARS) {
@@ -27,7 +29,7 @@ export const agentDelegateParameters = z.strictObject({
     })
     .optional()
     .describe('Optional tighter limits.'),
-});
+}));
 
 /** `agent.delegate`: start a task in the background; answers with the task's name. */
 export const agentDelegateTool = defineTool({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from '../lazy-schema';
 import { ModelBehaviorError } from '../errors';
 import { chatLength, numberedChat, speakerOf, type NumberedMessage } from './chat/numbered-chat';
 import { defineTool } from './tool-definition';
@@ -11,7 +12,7 @@ export const CHAT_READ_MESSAGES_LIMITS = {
   maxMessages: 30,
 } as const;
 
-export const chatReadMessagesParameters = z.strictObject({
+export const chatReadMessagesParameters = lazySchema(() => z.strictObject({
   from: z.number().int().min(1).describe('Number of the first message to read.'),
   to: z.number().int().min(1).optional().describe('Number of the last message to read (default: as many as fit).'),
   maxChars: z
@@ -21,7 +22,7 @@ export const chatReadMessagesParameters = z.strictObject({
     .max(CHAT_READ_MESSAGES_LIMITS.maxMaxChars)
     .optional()
     .describe(`Character budget for the answer (default ${CHAT_READ_MESSAGES_LIMITS.defaultMaxChars}, at most ${CHAT_READ_MESSAGES_LIMITS.maxMaxChars}).`),
-});
+}));
 
 function heading(message: NumberedMessage): string {
   return `### #${message.number} ${speakerOf(message)}`;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from '../lazy-schema';
 import type { SnapshotMessage } from '../hosts/prompt-snapshot';
 import { chatMessageText } from '../hosts/chat-text';
 import { capText } from '../rendering/markdown-rendering';
@@ -15,7 +16,7 @@ export const CHAT_READ_LIMITS = {
   maxAnswerChars: 16_000,
 } as const;
 
-export const chatReadParameters = z.strictObject({
+export const chatReadParameters = lazySchema(() => z.strictObject({
   from: z.number().int().min(1).optional().describe('Number of the first message to read (messages are numbered from 1).'),
   count: z
     .number()
@@ -25,7 +26,7 @@ export const chatReadParameters = z.strictObject({
     .optional()
     .describe(`How many messages to read (default ${CHAT_READ_LIMITS.defaultCount}, at most ${CHAT_READ_LIMITS.maxCount}).`),
   query: z.string().min(1).max(200).optional().describe('Words to search for (case does not matter); returns the messages that contain them.'),
-});
+}));
 
 interface NumberedMessage {
   number: number;

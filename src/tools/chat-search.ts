@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from '../lazy-schema';
 import { ModelBehaviorError } from '../errors';
 import { capText } from '../rendering/markdown-rendering';
 import { chatLength, numberedChat, oneLine, speakerOf, type NumberedMessage } from './chat/numbered-chat';
@@ -17,7 +18,7 @@ export const CHAT_SEARCH_LIMITS = {
   maxAnswerChars: 8_000,
 } as const;
 
-export const chatSearchParameters = z.strictObject({
+export const chatSearchParameters = lazySchema(() => z.strictObject({
   query: z
     .string()
     .min(1)
@@ -33,7 +34,7 @@ export const chatSearchParameters = z.strictObject({
     .max(CHAT_SEARCH_LIMITS.maxLimit)
     .optional()
     .describe(`Most matches to list (default ${CHAT_SEARCH_LIMITS.defaultLimit}, at most ${CHAT_SEARCH_LIMITS.maxLimit}).`),
-});
+}));
 export type ChatSearchArguments = z.output<typeof chatSearchParameters>;
 
 interface Match {

@@ -1,15 +1,16 @@
 import { z } from 'zod';
+import { lazySchema } from '../lazy-schema';
 import { LORE_LIMITS } from '../messaging/lore-messages';
 import { bookNames, findEntry, LORE_UNREADABLE, loreRef } from './lore-books';
 import { defineTool } from './tool-definition';
 
-export const loreProposeParameters = z.strictObject({
+export const loreProposeParameters = lazySchema(() => z.strictObject({
   ref: z.string().min(3).max(220).optional().describe('The entry to change, as the lore tools list it; absent: a new entry.'),
   book: z.string().min(1).max(200).describe('The book the entry is (or goes) in: one this chat uses.'),
   keys: z.array(z.string().trim().min(1).max(LORE_LIMITS.maxKeyChars)).min(1).max(LORE_LIMITS.maxKeys).describe('The keywords that activate the entry.'),
   content: z.string().min(1).max(LORE_LIMITS.maxContentChars).describe('The entry\'s whole new text.'),
   reason: z.string().min(1).max(1_000).describe('Why, in a sentence the user reads (e.g. which message told it).'),
-});
+}));
 
 /** `lore.propose`: suggest a new or changed lorebook entry; only the user's Apply writes it. */
 export const loreProposeTool = defineTool({

@@ -1,14 +1,15 @@
 import { z } from 'zod';
+import { lazySchema } from '../lazy-schema';
 import { entryTitle, findEntry, LORE_UNREADABLE, loreRef } from './lore-books';
 import { defineTool } from './tool-definition';
 
 export const LORE_READ_LIMITS = { defaultChars: 4_000, maxChars: 8_000 } as const;
 
-export const loreReadParameters = z.strictObject({
+export const loreReadParameters = lazySchema(() => z.strictObject({
   ref: z.string().min(3).max(220).describe('The entry, as the lore tools list it (e.g. "Eldoria #3").'),
   from: z.number().int().min(0).optional().describe('Character to start at (for the rest of a long entry; default 0).'),
   maxChars: z.number().int().min(100).max(LORE_READ_LIMITS.maxChars).optional().describe(`How many characters to read (default ${LORE_READ_LIMITS.defaultChars}).`),
-});
+}));
 
 /** `lore.read`: one lorebook entry's keys and text. */
 export const loreReadTool = defineTool({

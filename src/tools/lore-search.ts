@@ -1,14 +1,15 @@
 import { z } from 'zod';
+import { lazySchema } from '../lazy-schema';
 import { capText } from '../rendering/markdown-rendering';
 import { bookNames, entryLine, LORE_UNREADABLE, loreRef } from './lore-books';
 import { defineTool } from './tool-definition';
 
 export const LORE_SEARCH_LIMITS = { maxQueryChars: 200, maxMatches: 20, maxAnswerChars: 12_000 } as const;
 
-export const loreSearchParameters = z.strictObject({
+export const loreSearchParameters = lazySchema(() => z.strictObject({
   query: z.string().trim().min(1).max(LORE_SEARCH_LIMITS.maxQueryChars).describe('Words to find in entries\' keys, titles and text (case does not matter).'),
   book: z.string().min(1).max(200).optional().describe('Only this book (its name as listed); absent: every book this chat uses.'),
-});
+}));
 
 /** `lore.search`: find entries in every book the chat uses, whether they activated or not. */
 export const loreSearchTool = defineTool({

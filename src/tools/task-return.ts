@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import { lazySchema } from '../lazy-schema';
 import { ModelBehaviorError } from '../errors';
 import { artifactSchema } from '../records/capsule';
 import { defineTool } from './tool-definition';
 
 const textList = (what: string) => z.array(z.string().max(4_000)).max(50).optional().describe(what);
 
-export const taskReturnParameters = z.strictObject({
+export const taskReturnParameters = lazySchema(() => z.strictObject({
   summary: z.string().min(1).max(20_000).describe('Your result in a few paragraphs of markdown: what you found or made.'),
   status: z
     .enum(['completed', 'partial', 'failed'])
@@ -21,7 +22,7 @@ export const taskReturnParameters = z.strictObject({
     .optional()
     .describe('Files of your workspace worth reading, e.g. `{"path": "summaries/notes.md", "role": "full critique"}`.'),
   confidence: z.enum(['low', 'medium', 'high']).optional().describe('How sure you are of the result.'),
-});
+}));
 
 /** `task.return`: the child hands over its result; this ends its task. Injected, never listed. */
 export const taskReturnTool = defineTool({

@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { lazySchema } from '../lazy-schema';
 import type { WorkspaceView } from '../workspace/workspace-view';
 import { defineTool } from './tool-definition';
 
-export const workspaceCommitParameters = z.strictObject({
+export const workspaceCommitParameters = lazySchema(() => z.strictObject({
   path: z.string().min(1).max(512).describe('The file whose text is your reply, e.g. `output/reply.md`.'),
-});
+}));
 
 /** Reads a whole file through a view, piece by piece. */
 export async function readWholeFile(workspace: WorkspaceView, path: string, signal: AbortSignal): Promise<string> {

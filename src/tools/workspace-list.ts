@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import { lazySchema } from '../lazy-schema';
 import { normalizeWorkspacePath } from '../workspace/paths';
 import type { WorkspaceEntry } from '../workspace/workspace-view';
 import { defineTool } from './tool-definition';
 
-export const workspaceListParameters = z.strictObject({
+export const workspaceListParameters = lazySchema(() => z.strictObject({
   path: z.string().max(512).optional().describe('A folder to list, e.g. `summaries/`; leave out to list the top of your workspace.'),
-});
+}));
 
 /** Said when an agent lists its memory (the description stays short: it is sent with every request). */
 const MEMORY_NOTE = 'Files in memory/ are kept for your next turns in this conversation: keep there what you need to remember, and keep it short.';

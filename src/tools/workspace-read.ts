@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { lazySchema } from '../lazy-schema';
 import { defineTool } from './tool-definition';
 
 /** The most characters one `workspace.read` returns. */
 export const WORKSPACE_READ_MAX_CHARS = 20_000;
 
-export const workspaceReadParameters = z.strictObject({
+export const workspaceReadParameters = lazySchema(() => z.strictObject({
   path: z.string().min(1).max(512).describe('e.g. summaries/notes.md'),
   offset: z.number().int().min(0).optional(),
   limit: z
@@ -14,7 +15,7 @@ export const workspaceReadParameters = z.strictObject({
     .max(WORKSPACE_READ_MAX_CHARS)
     .optional()
     .describe(`Most ${WORKSPACE_READ_MAX_CHARS}.`),
-});
+}));
 
 /** `workspace.read`: one file of the caller's workspace, in pieces when it is long. */
 export const workspaceReadTool = defineTool({

@@ -1,14 +1,15 @@
 import { z } from 'zod';
+import { lazySchema } from '../lazy-schema';
 import { defineTool } from './tool-definition';
 
-export const workspaceWriteParameters = z.strictObject({
+export const workspaceWriteParameters = lazySchema(() => z.strictObject({
   path: z.string().min(1).max(512).describe('e.g. summaries/notes.md'),
   content: z.string(),
   mode: z
     .enum(['replace', 'append'])
     .optional()
     .describe('Default replace.'),
-});
+}));
 
 /** `workspace.write`: a note or draft in the caller's workspace. */
 export const workspaceWriteTool = defineTool({

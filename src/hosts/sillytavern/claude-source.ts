@@ -10,6 +10,7 @@
  */
 import type { ChatCompletionMessageFunctionToolCall } from 'openai/resources/chat/completions';
 import { z } from 'zod';
+import { lazySchema } from '../../lazy-schema';
 import type { CompletionBodyOutcome } from '../../model/completion-body';
 import type { ModelCallResult, WholeReplyProtocol } from '../../model/model-client';
 import { fixToolCallArguments, parseReplyJson, readFailure, turnOfBlocks } from './source-reply';
@@ -19,22 +20,22 @@ export { claudeStreamFormat } from './claude-stream-format';
 
 const MAX_BLOCKS = 1_000;
 
-const textBlockSchema = z.looseObject({ type: z.literal('text'), text: z.string() });
-const thinkingBlockSchema = z.looseObject({ type: z.literal('thinking'), thinking: z.string() });
-const toolUseBlockSchema = z.looseObject({
+const textBlockSchema = lazySchema(() => z.looseObject({ type: z.literal('text'), text: z.string() }));
+const thinkingBlockSchema = lazySchema(() => z.looseObject({ type: z.literal('thinking'), thinking: z.string() }));
+const toolUseBlockSchema = lazySchema(() => z.looseObject({
   type: z.literal('tool_use'),
   id: z.string().min(1).max(200),
   name: z.string().min(1).max(200),
   input: z.unknown(),
-});
+}));
 /** Blocks Retinue reads; any other block (`redacted_thinking`, server tool results, ...) is passed over. */
-const contentBlockSchema = z.union([textBlockSchema, thinkingBlockSchema, toolUseBlockSchema, z.looseObject({ type: z.string() })]);
+const contentBlockSchema = lazySchema(() => z.union([textBlockSchema, thinkingBlockSchema, toolUseBlockSchema, z.looseObject({ type: z.string() })]));
 
 /** SillyTavern's wrapped non-streamed Claude reply. */
-export const claudeReplySchema = z.looseObject({
+export const claudeReplySchema = lazySchema(() => z.looseObject({
   choices: z.array(z.looseObject({ message: z.looseObject({ content: z.string().nullish() }) })).optional(),
   content: z.array(contentBlockSchema).max(MAX_BLOCKS),
-});
+}));
 export type ClaudeReply = z.infer<typeof claudeReplySchema>;
 
 /** What the server wraps as `{type: tool_choice}`: Claude's names for OpenAI's choices. */

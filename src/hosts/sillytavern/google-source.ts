@@ -10,6 +10,7 @@
  */
 import type { ChatCompletionMessageFunctionToolCall } from 'openai/resources/chat/completions';
 import { z } from 'zod';
+import { lazySchema } from '../../lazy-schema';
 import type { CompletionBodyOutcome } from '../../model/completion-body';
 import type { ModelCallResult, WholeReplyProtocol } from '../../model/model-client';
 import { fixToolCallArguments, parseReplyJson, readFailure, turnOfBlocks } from './source-reply';
@@ -19,17 +20,17 @@ export { googleStreamFormat } from './google-stream-format';
 
 const MAX_PARTS = 1_000;
 
-const partSchema = z.looseObject({
+const partSchema = lazySchema(() => z.looseObject({
   text: z.string().optional(),
   thought: z.boolean().optional(),
   functionCall: z.looseObject({ name: z.string().min(1).max(200), args: z.record(z.string(), z.unknown()).nullish() }).optional(),
-});
+}));
 
 /** SillyTavern's wrapped non-streamed Google reply. */
-export const googleReplySchema = z.looseObject({
+export const googleReplySchema = lazySchema(() => z.looseObject({
   choices: z.array(z.looseObject({ message: z.looseObject({ content: z.string().nullish() }) })).optional(),
   responseContent: z.union([z.looseObject({ parts: z.array(partSchema).max(MAX_PARTS).optional() }), z.string()]),
-});
+}));
 export type GoogleReply = z.infer<typeof googleReplySchema>;
 
 /**

@@ -9,7 +9,7 @@ import { buildRun, uniqueDatabaseName } from '../../support/record-builders';
 
 test('every event type has its schema, is named noun-verb in kebab-case, and reads with no data', () => {
   const types = Object.keys(journalEventDataSchemas);
-  expect(journalEventTypeSchema.options).toEqual(types);
+  expect(journalEventTypeSchema.unwrap().options).toEqual(types);
   for (const type of types) {
     expect(type).toMatch(/^[a-z]+(?:-[a-z]+)+$/);
     expect(journalEventSchema.parse({ runId: 'r1', seq: 1, time: 1, type })).toMatchObject({ type, data: {} });

@@ -37,12 +37,12 @@ describe('docs/settings.md', () => {
   });
 
   test.each([
-    ['top level', Object.keys(settingsSchema.shape)],
-    ['connections[]', Object.keys(connectionSchema.shape)],
-    ['profiles[]', Object.keys(profileSchema.shape)],
-    ['sampling', Object.keys(samplingSchema.shape)],
-    ['sites[]', Object.keys(siteSchema.shape)],
-    ['defaults', Object.keys(defaultsSchema.shape)],
+    ['top level', Object.keys(settingsSchema.unwrap().shape)],
+    ['connections[]', Object.keys(connectionSchema.unwrap().shape)],
+    ['profiles[]', Object.keys(profileSchema.unwrap().shape)],
+    ['sampling', Object.keys(samplingSchema.unwrap().shape)],
+    ['sites[]', Object.keys(siteSchema.unwrap().shape)],
+    ['defaults', Object.keys(defaultsSchema.unwrap().shape)],
   ])('every field of %s is documented', (_section, fields) => {
     for (const field of fields) expect(documentation, field).toMatch(new RegExp('`(\\w+\\.)?' + field + '(\\.\\w+)?`'));
   });
