@@ -1,16 +1,31 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { WxtVitest } from 'wxt/testing/vitest-plugin';
+
+/**
+ * Files run at once across all three projects. Vitest's own default is one fewer than the cores,
+ * which on a 2-core machine is a single worker: every file, unit or end-to-end, one after another.
+ * Two at the least, so the end-to-end files (mostly waiting on browsers, timers and loopback servers)
+ * overlap each other and the CPU-bound unit files; four at the most, so a big machine does not start
+ * a browser per core.
+ */
+const filesAtOnce = Math.min(4, Math.max(2, availableParallelism()));
 
 /**
  * One `npm test` runs every project:
  * - unit: src logic with fake-indexeddb and WXT's fake browser (component tests opt into happy-dom
  *   with a `// @vitest-environment happy-dom` comment);
  * - integration: the runtime and the real openai SDK against the scripted model server on loopback;
- * - e2e: the built extension in Debian's Chromium and Firefox ESR.
+ * - e2e: the built extension in Debian's Chromium and Firefox ESR. Each file has its own browser
+ *   profile and servers on ports of their own, so two files run side by side.
+ *
+ * All three share one pool: vitest runs the projects' files in one group (e2e first, by its name, so
+ * the long files start first and the short unit files fill in at the end).
  */
 export default defineConfig({
   test: {
     reporters: ['default', './tests/support/summary-reporter.ts'],
+    maxWorkers: filesAtOnce,
     projects: [
       {
         plugins: [WxtVitest()],
@@ -37,7 +52,6 @@ export default defineConfig({
           globalSetup: ['tests/e2e/support/global-setup.ts'],
           testTimeout: 90_000,
           hookTimeout: 120_000,
-          fileParallelism: false,
         },
       },
     ],
