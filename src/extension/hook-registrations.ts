@@ -5,7 +5,7 @@ import { currentBrowserName, originMatchPattern, type BrowserName } from './orig
 /** Registration ids; stable so that start-up finds the registrations it persisted earlier. */
 export const PAGE_HOOK_SCRIPT_ID = 'retinue-page-hook';
 export const BRIDGE_SCRIPT_ID = 'retinue-bridge';
-/** The built files of `entrypoints/page-hook.content.ts` and `entrypoints/bridge.ts` (an unlisted script). */
+/** The built files of `entrypoints/page-hook.ts` and `entrypoints/bridge.ts` (unlisted scripts, registered at run time). */
 export const PAGE_HOOK_FILE = 'page-hook.js';
 export const BRIDGE_FILE = 'bridge.js';
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { expect, test } from 'vitest';
 
 /** Entry points whose bundles carry zod; the MAIN-world page hook carries none. */
-const zodEntries = ['entrypoints/background.ts', 'entrypoints/bridge.content.ts', 'entrypoints/options/main.tsx', 'entrypoints/sidepanel/main.tsx'];
+const zodEntries = ['entrypoints/background.ts', 'entrypoints/bridge.ts', 'entrypoints/options/main.tsx', 'entrypoints/sidepanel/main.tsx'];
 
 test('every entry point that bundles zod makes it jitless before anything else is imported', () => {
   for (const entry of zodEntries) {
