@@ -20,6 +20,13 @@ export const INTERRUPTED_ERROR = {
     'Retinue was restarted (the browser or its background stopped) while this run was working, and the page was no longer waiting for it. Finished task results are kept; send the message again for a new reply.',
 } as const;
 
+/** The same for a run that had given its reply (helpers were still working after it): the reply stands. */
+export const INTERRUPTED_AFTER_REPLY_ERROR = {
+  code: 'interrupted',
+  message:
+    'Retinue was restarted (the browser or its background stopped) while helpers of this run still worked after its reply, and no page took them up again. The reply stands and finished results are kept; run an unfinished helper again from the side panel if you need its result.',
+} as const;
+
 const UNFINISHED_TASK = new Set<AgentTaskRecord['status']>(['queued', 'running']);
 const UNFINISHED_INVOCATION = new Set<AgentInvocation['status']>(['created', 'running']);
 
@@ -36,7 +43,7 @@ export interface InterruptedRunRecoveryOptions {
  * `interrupted` with its usage so far; each end goes into the journal, the run's last as `run-end`.
  */
 export async function markRunInterrupted(store: RunStore, run: AgentRun, now: number): Promise<AgentRun> {
-  const error = { ...INTERRUPTED_ERROR };
+  const error = run.repliedAt !== undefined ? { ...INTERRUPTED_AFTER_REPLY_ERROR } : { ...INTERRUPTED_ERROR };
   const tasks = await store.listTasks(run.id);
   const invocations = await store.listInvocations(run.id);
   const completedChildren = new Set<string>();

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { INTERRUPTED_ERROR, markRunInterrupted } from '../../../src/background/interrupted-runs';
+import { INTERRUPTED_AFTER_REPLY_ERROR, INTERRUPTED_ERROR, markRunInterrupted } from '../../../src/background/interrupted-runs';
 import { pageAnswerForRun } from '../../../src/background/page-error-text';
 import { createRunClaims } from '../../../src/background/run-claims';
 import { openRunStore } from '../../../src/store/idb-run-store';
@@ -13,6 +13,21 @@ beforeEach(async () => {
 afterEach(() => store.close());
 
 describe('markRunInterrupted', () => {
+  test('a run that had replied (helpers working after it, or one taken up again between turns) says its reply stands', async () => {
+    const run = buildRun({ status: 'running', rootInvocationId: 'root', repliedAt: 3_000, reopenedAt: 4_000 });
+    await store.putRun(run);
+    await store.putInvocation(buildInvocation({ id: 'root', status: 'completed' }));
+    await store.putInvocation(buildInvocation({ id: 'critic-child', kind: 'subagent', parentInvocationId: 'root', status: 'running' }));
+    await store.putTask(buildTask({ id: 'critic', workspaceKey: 'scene-critic', childInvocationId: 'critic-child', status: 'running' }));
+
+    const ended = await markRunInterrupted(store, run, 5_000);
+
+    expect(ended).toMatchObject({ status: 'interrupted', repliedAt: 3_000, error: INTERRUPTED_AFTER_REPLY_ERROR });
+    expect(ended.error?.message).toContain('The reply stands');
+    expect((await store.listTasks(run.id))[0]).toMatchObject({ status: 'cancelled', error: INTERRUPTED_AFTER_REPLY_ERROR });
+    expect(INTERRUPTED_ERROR.message).toContain('send the message again');
+  });
+
   test('keeps every finished result, cancels what never finished, and ends the run interrupted with its usage', async () => {
     const run = buildRun({ status: 'running', rootInvocationId: 'root' });
     await store.putRun(run);
