@@ -34,6 +34,8 @@ const PHYSICAL = ['summaries/agents/continuity-checker-002', 'summaries/agents/s
 const segment = fc.constantFrom('summaries', 'scratch', 'parent', 'agents', 'scene-critic', 'continuity-checker', 'continuity-checker-002', 'critic.md', 'cousin.md', 'plan.md', 'result.md', '..', '.', '', 'input', 'output', '%2e%2e', 'a\\b');
 const prefix = fc.constantFrom('', 'summaries/', 'scratch/', 'summaries/parent/', 'summaries/agents/', 'summaries/parent/../', 'summaries/parent/../../', 'summaries/agents/scene-critic/', 'summaries/agents/continuity-checker/', '/summaries/', 'output/');
 const attackPath = fc.tuple(prefix, fc.array(segment, { maxLength: 3 })).map(([start, names]) => `${start}${names.join('/')}`);
+/** A path with its '.' and empty segments dropped, as a workspace view reads it ('..' is left: it must never reach further). */
+const readAs = (path: string): string => `${path.split('/').filter((name) => name !== '.' && name !== '').join('/')}/`;
 const attack = fc.record({ tool: fc.constantFrom('workspace_list', 'workspace_read', 'workspace_write'), path: attackPath });
 
 const briefed = (title: string) => (request: ScriptedRequest) => isChecker(request) && request.allText.includes(`${title}, please.`);
@@ -92,7 +94,9 @@ test('a grandchild reads its parent’s notes as summaries/parent/, and no gener
       for (const [index, result] of results.entries()) {
         const written = index < 3 ? '' : (attacks[index - 3]?.path ?? '');
         for (const secret of HIDDEN) expect(result, `answer to ${JSON.stringify(written)}`).not.toContain(secret);
-        for (const marker of PHYSICAL) if (!written.includes(marker)) expect(result, `answer to ${JSON.stringify(written)}`).not.toContain(marker);
+        // The answer names the path as the view reads it ('scratch/./agents' is its own 'scratch/agents'): only a marker that path lacks is a leak.
+        const asRead = readAs(written);
+        for (const marker of PHYSICAL) if (!written.includes(marker) && !asRead.includes(marker)) expect(result, `answer to ${JSON.stringify(written)}`).not.toContain(marker);
       }
       const files = await harness.store.listFiles(actual.run.id);
       const grandchildWrites = files.filter((file) => file.content === 'grandchild note').map((file) => file.path);
