@@ -3,7 +3,6 @@ import type { HostNotice } from '../hosts/host-adapter';
 import type { LoreReader } from '../tools/lore-books';
 import { chooseHostAdapter } from '../hosts/host-adapters';
 import { createPageRelayedFetch, type PageRelayedFetch } from '../hosts/page-relayed-fetch';
-import { sourceProtocolFor } from '../hosts/sillytavern/source-protocols';
 import type { HostAdapterId } from '../hosts/chat-turn-request';
 import { PROMPT_SNAPSHOT_PATH, SNAPSHOT_LIMITS, type PromptSnapshot } from '../hosts/prompt-snapshot';
 import {
@@ -14,11 +13,9 @@ import {
 } from '../messaging/run-port-messages';
 import type { ConcurrencyLimiter } from '../model/concurrency-limiter';
 import type { ModelClientOptions } from '../model/create-model-client';
-import { createModelResolver } from '../model/model-resolver';
-import { readSiteLending, type SiteLending } from '../settings/connection-lending';
-import { createLendingGate } from './connection-lending-gate';
-import { sharedKeyedSpendLedger, type KeyedSpendLedger } from './keyed-spend-ledger';
-import { connectionProfileTarget } from '../hosts/sillytavern/connection-profile-target';
+import type { SiteLending } from '../settings/connection-lending';
+import { lendingOf, runModelResolver } from './run-model-resolver';
+import type { KeyedSpendLedger } from './keyed-spend-ledger';
 import type { RunFallback } from '../records/run';
 import type { EarlyReply, RunOutcome } from '../runtime/agent-runtime';
 import { fallbackForError, PageModelFallbackError } from '../runtime/fail-open';
@@ -361,41 +358,8 @@ export function serveRunPort(port: RunServicePort, dependencies: RunPortDependen
     return adapter === 'sillytavern' && typeof tabId === 'number' && dependencies.pageLore ? { lore: dependencies.pageLore(tabId) } : {};
   }
 
-  /** What this site may use of the keyed connections today; unreadable, it may use none (the page's model serves). */
-  async function lendingOf(site: string): Promise<SiteLending> {
-    return readSiteLending(site).catch((error: unknown) => {
-      console.error('Retinue: the connections lent to this site could not be read.', error);
-      return { origin: site, mayUse: () => false, spentToday: 0, budget: 0 };
-    });
-  }
-
   function resolverFor(settings: Settings, adapter: HostAdapterId, snapshot: PromptSnapshot, pageFetch: PageRelayedFetch, lending: SiteLending) {
-    // Claude and Google sources answer in their own shapes: calls through them go whole, read by their module.
-    const wholeReply = sourceProtocolFor(adapter, snapshot)?.wholeReply;
-    const toolProtocol = findSite(settings, origin as string)?.toolProtocol ?? 'auto';
-    return createModelResolver({
-      connections: settings.connections,
-      hostProfile: (profileName) => connectionProfileTarget({ origin: origin as string, profileName, pageFetch, maxConcurrency: settings.defaults.maxRunningChildren + 1, toolProtocol }),
-      host: {
-        label: "the page's own model",
-        baseURL: `${origin}/`,
-        authAdvice: "check the API key and model set in the page itself (Retinue only reuses them), then send your message again",
-        // The SDK's own headers never leave the background: the page hook sends the page's captured ones.
-        apiKey: 'host-binding-sends-no-key',
-        model: typeof snapshot.model === 'string' ? snapshot.model : '',
-        fetch: pageFetch.fetch,
-        maxConcurrency: settings.defaults.maxRunningChildren + 1,
-        toolProtocol,
-        ...(wholeReply ? { wholeReply } : {}),
-      },
-      clientOptions: dependencies.clientOptions,
-      connectionLimiters: dependencies.connectionLimiters,
-      // A keyed connection serves this site only when the user lent it here, within the day's budget.
-      lending: createLendingGate({
-        lending,
-        recordNotice: (notice) => dependencies.recordNotice(origin as string, notice),
-        ledger: dependencies.keyedSpend ?? sharedKeyedSpendLedger(),
-      }),
-    });
+    const { recordNotice, clientOptions, connectionLimiters, keyedSpend } = dependencies;
+    return runModelResolver({ origin: origin as string, settings, adapter, snapshot, pageFetch, lending, recordNotice, connectionLimiters, ...(clientOptions ? { clientOptions } : {}), ...(keyedSpend ? { keyedSpend } : {}) });
   }
 }
