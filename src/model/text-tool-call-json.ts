@@ -20,6 +20,10 @@ function harmony(scan: CallScan): void {
   const recipient = 'to=functions.';
   let floor = 0;
   let position = 0;
+  // The first '<' after a recipient's name, remembered: recipients come in order, so no search reads
+  // text an earlier one read (a run of recipients with no '<' after them was quadratic).
+  let angle = -2;
+  const nextAngle = (from: number): number => (angle === -1 || angle >= from ? angle : (angle = reader.find('<', from)));
   for (;;) {
     const at = reader.find(recipient, position);
     if (at === -1) return;
@@ -28,10 +32,13 @@ function harmony(scan: CallScan): void {
     if (nameEnd === -1) continue;
     // The header may open with `<|start|>assistant` and a channel before the recipient.
     let start = reader.skipSpaceBack(at, floor);
-    const word = reader.text.lastIndexOf('<|channel|>', start);
-    if (word !== -1 && word >= floor && start - word > '<|channel|>'.length && isWordRun(reader.text, word + '<|channel|>'.length, start)) start = word;
+    // Only a channel word right before the recipient counts (a run of at most 64 word characters): look no further back.
+    const windowStart = Math.max(floor, start - '<|channel|>'.length - 64);
+    const inWindow = reader.text.slice(windowStart, start).lastIndexOf('<|channel|>');
+    const word = inWindow === -1 ? -1 : windowStart + inWindow;
+    if (word !== -1 && start - word > '<|channel|>'.length && isWordRun(reader.text, word + '<|channel|>'.length, start)) start = word;
     if (start >= floor + '<|start|>assistant'.length && reader.text.startsWith('<|start|>assistant', start - '<|start|>assistant'.length)) start -= '<|start|>assistant'.length;
-    let cursor = reader.find('<', nameEnd);
+    let cursor = nextAngle(nameEnd);
     if (cursor === -1) return;
     const channel = after(reader, '<|channel|>', cursor);
     if (channel !== -1 && reader.readWord(channel) > channel) {

@@ -86,6 +86,10 @@ function locate(scope: ChildScope, normalized: NormalizedPath, shownAs: string):
   }
   if (area === 'agents') {
     if (inside[0] === workspaceKey) {
+      // Your own summaries/ has no agents/ or parent/ of its own: those names are the other areas.
+      if (inside[1] === 'agents' || inside[1] === 'parent') {
+        throw refusedAlias(shownAs, "That is your own notes folder named from outside: keep your notes directly in summaries/ (its parent/ and agents/ hold other agents' notes).");
+      }
       const own = joinWorkspacePath(['summaries', ...inside.slice(1)], normalized.isFolder || inside.length === 1);
       throw refusedAlias(shownAs, `That is your own notes folder: use ${quotePath(own || 'summaries/')} instead.`);
     }

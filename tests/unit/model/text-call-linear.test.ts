@@ -35,6 +35,8 @@ describe('the text-call parser reads in linear time', () => {
     ['unbalanced strings and braces', '{"'.repeat(50_000)],
     ['harmony headers without a message', ' to=functions.agent_list'.repeat(8_000)],
     ['an unclosed think', '<think>' + 'x'.repeat(100_000)],
+    // A fast-check seed found it: each recipient searched to the end for a '<' (quadratic).
+    ['harmony recipients with no "<" after them', ('to=functions.agent_listagent_list\n'.repeat(40) + '"'.repeat(40)).repeat(120) + '<|channel|>analysis<|message|>'],
   ])('%s', (_name, text) => {
     expect(stepsPerCharacter(text)).toBeLessThan(STEPS_PER_CHARACTER);
   });

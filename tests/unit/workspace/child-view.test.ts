@@ -150,6 +150,11 @@ describe('row: summaries/agents/ is summaries/agents/ without itself, read-only'
     );
     expect((await refusal(child.list('summaries/agents/scene-critic'))).message).toContain('use "summaries/" instead');
     expect((await refusal(child.write('summaries/agents/scene-critic/x.md', 'x'))).code).toBe('workspace-path-refused');
+    // Its own summaries/ has no agents/ or parent/: pointing there would name the other areas (a fast-check seed found it).
+    const aliased = await refusal(child.list('summaries/agents/scene-critic/agents/continuity-checker'));
+    expect(aliased.message).toBe(
+      '"summaries/agents/scene-critic/agents/continuity-checker" is not available in your workspace. That is your own notes folder named from outside: keep your notes directly in summaries/ (its parent/ and agents/ hold other agents\' notes).',
+    );
   });
 });
 
