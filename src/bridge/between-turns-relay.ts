@@ -1,8 +1,9 @@
 import type { BridgeToPageMessage, PageToBridgeMessage } from '../messaging/page-messages';
-import { backgroundToBridgeMessageSchema, KEEP_ALIVE_INTERVAL_MS } from '../messaging/run-port-messages';
+import { backgroundToBridgeMessageSchema } from '../messaging/run-port-messages';
 import type { RunPort } from './chat-turn-relay';
 import type { TavernProfilesState } from '../hosts/sillytavern/page-state';
 import { createHostCallRelay, type HostCallTurn } from './host-call-relay';
+import { keepRunPortAlive } from './run-port-keep-alive';
 
 export interface BetweenTurnsRelayOptions {
   requestId: string;
@@ -29,22 +30,20 @@ export function createBetweenTurnsRelay(options: BetweenTurnsRelayOptions): { fr
   const { requestId } = options;
   let port: RunPort | undefined;
   const hostCalls = createHostCallRelay({ requestId, toPage: options.toPage, port: () => port, turn: options.lastTurn, readProfiles: options.readProfiles });
-  let ended = false;
   let reconnects = 0;
-  const keepAlive = setInterval(() => port?.postMessage({ type: 'keep-alive' }), options.keepAliveMs ?? KEEP_ALIVE_INTERVAL_MS);
-
-  const end = () => {
-    if (ended) return;
-    ended = true;
-    clearInterval(keepAlive);
-    port?.disconnect();
-    options.toPage({ type: 'run-closed', requestId });
-    options.onEnd();
-  };
+  const life = keepRunPortAlive(
+    () => port,
+    () => {
+      options.toPage({ type: 'run-closed', requestId });
+      options.onEnd();
+    },
+    options.keepAliveMs,
+  );
+  const end = () => life.end();
 
   const onBackground = (raw: unknown) => {
     const parsed = backgroundToBridgeMessageSchema.safeParse(raw);
-    if (!parsed.success || ended) return;
+    if (!parsed.success || life.ended) return;
     const message = parsed.data;
     if (message.type === 'host-call' || message.type === 'host-call-abort') hostCalls.fromBackground(message);
     else if (message.type === 'run-closed' || message.type === 'run-reply' || message.type === 'run-failed' || message.type === 'pass-through') {
@@ -56,7 +55,7 @@ export function createBetweenTurnsRelay(options: BetweenTurnsRelayOptions): { fr
     port = options.openPort();
     port.onMessage.addListener(onBackground);
     port.onDisconnect.addListener(() => {
-      if (ended) return;
+      if (life.ended) return;
       hostCalls.abortAll();
       if (reconnects >= (options.maxReconnects ?? 3)) return end();
       reconnects += 1;
@@ -70,7 +69,7 @@ export function createBetweenTurnsRelay(options: BetweenTurnsRelayOptions): { fr
 
   return {
     fromPage(message) {
-      if (!ended) hostCalls.fromPage(message);
+      if (!life.ended) hostCalls.fromPage(message);
     },
   };
 }

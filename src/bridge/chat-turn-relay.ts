@@ -5,11 +5,11 @@ import type { PageChatIdentity } from '../records/chat-identity';
 import type { BridgeToPageMessage, PageToBridgeMessage } from '../messaging/page-messages';
 import {
   backgroundToBridgeMessageSchema,
-  KEEP_ALIVE_INTERVAL_MS,
   type BackgroundToBridgeMessage,
   type BridgeToBackgroundMessage,
 } from '../messaging/run-port-messages';
 import { createHostCallRelay } from './host-call-relay';
+import { keepRunPortAlive } from './run-port-keep-alive';
 
 /** The slice of `runtime.Port` a chat-turn relay uses. */
 export interface RunPort {
@@ -70,21 +70,13 @@ export function createChatTurnRelay(options: ChatTurnRelayOptions): ChatTurnRela
   let helpersWorking = false;
   let port: RunPort | undefined;
   let runId: string | undefined;
-  let ended = false;
   let reconnects = 0;
-  const keepAlive = setInterval(() => port?.postMessage({ type: 'keep-alive' }), options.keepAliveMs ?? KEEP_ALIVE_INTERVAL_MS);
-
-  const end = () => {
-    if (ended) return;
-    ended = true;
-    clearInterval(keepAlive);
-    port?.disconnect();
-    options.onEnd();
-  };
+  const life = keepRunPortAlive(() => port, options.onEnd, options.keepAliveMs);
+  const end = () => life.end();
 
   const onBackground = (raw: unknown) => {
     const parsed = backgroundToBridgeMessageSchema.safeParse(raw);
-    if (!parsed.success || ended) return;
+    if (!parsed.success || life.ended) return;
     const message: BackgroundToBridgeMessage = parsed.data;
     switch (message.type) {
       case 'run-accepted':
@@ -127,7 +119,7 @@ export function createChatTurnRelay(options: ChatTurnRelayOptions): ChatTurnRela
   };
 
   const onDisconnect = () => {
-    if (ended) return;
+    if (life.ended) return;
     hostCalls.abortAll();
     if (helpersWorking) {
       // The page has its reply; helpers that were still working go on without the page, or not at all.
@@ -158,7 +150,7 @@ export function createChatTurnRelay(options: ChatTurnRelayOptions): ChatTurnRela
 
   return {
     fromPage(message) {
-      if (ended) return;
+      if (life.ended) return;
       if (message.type === 'run-abort') {
         port?.postMessage({ type: 'run-abort' });
         end();

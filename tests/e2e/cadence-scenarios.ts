@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import { builtInProfiles } from '../../src/profiles/built-in-profiles';
+import type { AgentProfile } from '../../src/settings/schema';
 import { type ScriptedModelServer, type ScriptedRequest, type ScriptedTurn } from '../support/scripted-model-server';
 import { scenarioSettings, waitForEndedRuns } from './chat-turn-scenarios';
 import type { EvaluatingHandle } from './support/evaluating-handle';
@@ -19,15 +20,19 @@ export const CADENCE_CHAT_ID = 'Mara - 2026-12-02@01h00m00s';
 const AFTER_FINDING = 'The keeper never lit the lamp: the reply skipped it.';
 const FIRST_REPLY = 'The tower stands dark.';
 
-/** Switches the primary site on with the built-in scene critic running after the reply. */
-export async function switchOnAfterReplyCritic(options: EvaluatingHandle, fixtures: FixtureServer, model: ScriptedModelServer): Promise<void> {
+/** Switches the primary site on with the built-in scene critic set to run as `runs` says (its cadence). */
+export async function switchOnCriticRunning(runs: AgentProfile['runs'], options: EvaluatingHandle, fixtures: FixtureServer, model: ScriptedModelServer): Promise<void> {
   const critic = builtInProfiles.find((profile) => profile.id === 'scene-critic');
   if (!critic) throw new Error('The built-in scene critic is missing.');
-  await switchSitesOn(options, [fixtures.origins.primary], { ...scenarioSettings(fixtures, model), profiles: [{ ...critic, runs: 'after the reply' }] });
+  await switchSitesOn(options, [fixtures.origins.primary], { ...scenarioSettings(fixtures, model), profiles: [{ ...critic, runs }] });
 }
 
-const isCritic = (request: ScriptedRequest): boolean => request.toolNames.includes('task_return') && request.systemText.includes('You are a scene critic');
-const isRoot = (request: ScriptedRequest): boolean => !request.toolNames.includes('task_return');
+/** Switches the primary site on with the built-in scene critic running after the reply. */
+export const switchOnAfterReplyCritic = (options: EvaluatingHandle, fixtures: FixtureServer, model: ScriptedModelServer) => switchOnCriticRunning('after the reply', options, fixtures, model);
+
+/** The scene critic's calls and the writer's, as the scripted model server sees them. */
+export const isCritic = (request: ScriptedRequest): boolean => request.toolNames.includes('task_return') && request.systemText.includes('You are a scene critic');
+export const isRoot = (request: ScriptedRequest): boolean => !request.toolNames.includes('task_return');
 
 function scriptAfterReplyTurns(model: ScriptedModelServer, released: Promise<void>): void {
   model.reset();

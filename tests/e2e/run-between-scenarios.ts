@@ -1,12 +1,11 @@
 import { expect } from 'vitest';
-import { builtInProfiles } from '../../src/profiles/built-in-profiles';
-import { type ScriptedModelServer, type ScriptedRequest, type ScriptedTurn } from '../support/scripted-model-server';
-import { scenarioSettings, waitForEndedRuns } from './chat-turn-scenarios';
+import { type ScriptedModelServer, type ScriptedTurn } from '../support/scripted-model-server';
+import { isCritic, isRoot, switchOnCriticRunning } from './cadence-scenarios';
+import { waitForEndedRuns } from './chat-turn-scenarios';
 import { evaluateIn, waitUntil, type EvaluatingHandle } from './support/evaluating-handle';
 import { sendFixtureMessage, waitForFixtureReady } from './support/fixture-pages';
 import type { FixtureServer } from './support/fixture-server';
 import { readRunStore } from './support/settings';
-import { switchSitesOn } from './support/site-setup';
 
 /**
  * The side panel's Run button between turns (issue 25), for Chromium and Firefox alike: on the
@@ -21,14 +20,7 @@ const FIRST_REPLY = 'The tower stands dark.';
 const NEXT_REPLY = 'She lights the lamp.';
 
 /** Switches the primary site on with the built-in scene critic run only from the side panel. */
-export async function switchOnOnDemandCritic(options: EvaluatingHandle, fixtures: FixtureServer, model: ScriptedModelServer): Promise<void> {
-  const critic = builtInProfiles.find((profile) => profile.id === 'scene-critic');
-  if (!critic) throw new Error('The built-in scene critic is missing.');
-  await switchSitesOn(options, [fixtures.origins.primary], { ...scenarioSettings(fixtures, model), profiles: [{ ...critic, runs: 'on demand' }] });
-}
-
-const isCritic = (request: ScriptedRequest): boolean => request.toolNames.includes('task_return') && request.systemText.includes('You are a scene critic');
-const isRoot = (request: ScriptedRequest): boolean => !request.toolNames.includes('task_return');
+export const switchOnOnDemandCritic = (options: EvaluatingHandle, fixtures: FixtureServer, model: ScriptedModelServer) => switchOnCriticRunning('on demand', options, fixtures, model);
 
 function scriptTurns(model: ScriptedModelServer): void {
   model.reset();
