@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, test } from 'vitest';
 import { startFirefoxScenario, type FirefoxScenario } from './chat-turn-scenarios';
-import { RUN_BETWEEN_CHAT_ID, runHelperBetweenTurns, switchOnOnDemandCritic } from './run-between-scenarios';
+import { runHelperBetweenTurnsIn, switchOnOnDemandCritic } from './run-between-scenarios';
 
 /** Firefox: the side panel's Run button between turns on the SillyTavern fixture page; the result reaches the next turn. */
 
@@ -11,9 +11,4 @@ beforeAll(async () => {
 });
 afterAll(() => scenario?.close());
 
-test('Run between turns: an on-demand helper runs on the ended turn, shows its result, and the next turn reads it', async () => {
-  const panel = await scenario.browser.openExtensionPage(`sidepanel.html?origin=${encodeURIComponent(scenario.fixtures.origins.primary)}`);
-  const page = await scenario.browser.openPage(scenario.fixtures.pageUrl('/sillytavern/', { model: 'scripted-model', chat_id: RUN_BETWEEN_CHAT_ID }));
-  await runHelperBetweenTurns({ options: scenario.options, panel, page, model: scenario.model });
-  await page.close();
-});
+test('Run between turns: an on-demand helper runs on the ended turn, shows its result, and the next turn reads it', () => runHelperBetweenTurnsIn(scenario));

@@ -69,7 +69,23 @@ async function waitForShownResult(panel: EvaluatingHandle, expected: string): Pr
   );
 }
 
-export async function runHelperBetweenTurns(setup: { options: EvaluatingHandle; panel: EvaluatingHandle; page: EvaluatingHandle; model: ScriptedModelServer }): Promise<void> {
+/** What the scenario drives in either browser: the extension's pages, a fixture page, the model and the options page. */
+interface BetweenTurnsScenario {
+  browser: { openExtensionPage(path: string): Promise<EvaluatingHandle>; openPage(url: string): Promise<EvaluatingHandle & { close(): Promise<void> }> };
+  fixtures: FixtureServer;
+  model: ScriptedModelServer;
+  options: EvaluatingHandle;
+}
+
+/** Opens the side panel on the primary site and the SillyTavern fixture chat, and runs the scenario there. */
+export async function runHelperBetweenTurnsIn(scenario: BetweenTurnsScenario): Promise<void> {
+  const panel = await scenario.browser.openExtensionPage(`sidepanel.html?origin=${encodeURIComponent(scenario.fixtures.origins.primary)}`);
+  const page = await scenario.browser.openPage(scenario.fixtures.pageUrl('/sillytavern/', { model: 'scripted-model', chat_id: RUN_BETWEEN_CHAT_ID }));
+  await runHelperBetweenTurns({ options: scenario.options, panel, page, model: scenario.model });
+  await page.close();
+}
+
+async function runHelperBetweenTurns(setup: { options: EvaluatingHandle; panel: EvaluatingHandle; page: EvaluatingHandle; model: ScriptedModelServer }): Promise<void> {
   const { options, panel, page, model } = setup;
   scriptTurns(model);
   await waitForFixtureReady(page);
