@@ -51,9 +51,10 @@ export function replyLineKey(messages: readonly SnapshotMessage[], reply: string
 
 /** The version a run of this chat starts from: that of its longest line that has one, or none (start empty). */
 export async function memoryToStartFrom(store: RunStore, conversationId: string, snapshot: PromptSnapshot): Promise<MemoryVersion | undefined> {
-  const keys = memoryLineKeys(snapshot.messages);
-  if (keys.length === 0) return undefined;
   const stored = await store.listMemoryLineKeys(conversationId);
+  // A conversation that keeps no memory costs no pass over its chat.
+  if (stored.size === 0) return undefined;
+  const keys = memoryLineKeys(snapshot.messages);
   for (let index = keys.length - 1; index >= 0; index -= 1) {
     const key = keys[index] as string;
     if (stored.has(key)) return store.getMemoryVersion(conversationId, key);
@@ -125,11 +126,11 @@ export async function runMemoryFiles(store: RunStore, runId: string): Promise<Re
  */
 export async function recordMemoryVersion(store: RunStore, run: AgentRun, snapshot: PromptSnapshot, reply: string, now: number): Promise<void> {
   if (!run.chat || reply.trim() === '') return;
-  const lineKey = replyLineKey(snapshot.messages, reply);
   const agents = await runMemoryFiles(store, run.id);
   // Nothing started from and nothing written: the next turn finds no version on its line either way,
-  // so a turn of a chat that uses no memory costs no write.
+  // so a turn of a chat that uses no memory costs no write (nor a pass over its chat).
   if (Object.keys(agents).length === 0) return;
+  const lineKey = replyLineKey(snapshot.messages, reply);
   const earlier = await store.getMemoryVersion(run.chat.conversationId, lineKey);
   // The user edited this run's memory in the side panel after its early reply: the edit stands.
   if (earlier?.runId === run.id && earlier.editedAt !== undefined) return;

@@ -11,37 +11,75 @@ export function stateOf(invocation: AgentInvocation, messageCount: number): Invo
   return { ...state, messageCount };
 }
 
-/** The `messages` of a stored prompt snapshot file, or undefined when there is none to read. */
-export function snapshotMessagesOf(file: Pick<WorkspaceFile, 'content'> | undefined): unknown[] | undefined {
+/** The last snapshot text parsed, so the store and its meter parse a run's chat once between them. */
+let lastParsed: { content: string; messages: unknown[] | undefined } | undefined;
+
+/**
+ * The `messages` of a stored prompt snapshot file, or undefined when there is none to read. The
+ * messages are shared with the next caller that reads the same text: read them, never change them.
+ */
+export function snapshotMessagesOf(file: Pick<WorkspaceFile, 'content'> | undefined): readonly unknown[] | undefined {
   if (!file) return undefined;
+  if (lastParsed?.content === file.content) return lastParsed.messages;
+  let messages: unknown[] | undefined;
   try {
     const parsed: unknown = JSON.parse(file.content);
-    const messages = typeof parsed === 'object' && parsed !== null ? (parsed as { messages?: unknown }).messages : undefined;
-    return Array.isArray(messages) ? messages : undefined;
+    const found = typeof parsed === 'object' && parsed !== null ? (parsed as { messages?: unknown }).messages : undefined;
+    messages = Array.isArray(found) ? found : undefined;
   } catch {
-    return undefined;
+    messages = undefined;
   }
+  lastParsed = { content: file.content, messages };
+  return messages;
 }
 
-/** Each snapshot message's JSON text and its first position, to find history messages the snapshot holds. */
-export function snapshotPositions(messages: readonly unknown[] | undefined): Map<string, number> {
-  const positions = new Map<string, number>();
-  messages?.forEach((message, index) => {
-    const text = JSON.stringify(message);
-    if (!positions.has(text)) positions.set(text, index);
+/** Whether two JSON values are equal as JSON (an absent property and one set to undefined alike). */
+export function sameJson(left: unknown, right: unknown): boolean {
+  if (left === right) return true;
+  if (typeof left !== 'object' || typeof right !== 'object' || left === null || right === null) return false;
+  if (Array.isArray(left) !== Array.isArray(right)) return false;
+  if (Array.isArray(left)) {
+    const other = right as unknown[];
+    return left.length === other.length && left.every((item, index) => sameJson(item, other[index]));
+  }
+  const leftRecord = left as Record<string, unknown>;
+  const rightRecord = right as Record<string, unknown>;
+  const keys = (record: Record<string, unknown>) => Object.keys(record).filter((key) => record[key] !== undefined);
+  const leftKeys = keys(leftRecord);
+  return leftKeys.length === keys(rightRecord).length && leftKeys.every((key) => sameJson(leftRecord[key], rightRecord[key]));
+}
+
+/**
+ * For each history message from `from` on, the position of an equal message in the prompt snapshot,
+ * or undefined. A root's history holds the page's chat in order, with its first message changed or
+ * one put before it (root-context.ts), so each message is matched against the next snapshot message
+ * and the one after it: linear in the chat, however long, and no message is turned into text. The
+ * store and its meter both decide with this, so they count what is stored.
+ */
+export function snapshotReferences(messages: readonly unknown[], from: number, snapshot: readonly unknown[] | undefined): (number | undefined)[] {
+  let next = 0;
+  return messages.slice(from).map((message) => {
+    if (!snapshot) return undefined;
+    for (let position = next; position < Math.min(next + 2, snapshot.length); position += 1) {
+      if (sameJson(message, snapshot[position])) {
+        next = position + 1;
+        return position;
+      }
+    }
+    return undefined;
   });
-  return positions;
 }
 
 /**
  * The records for the messages of `invocation` from position `from` on, validated before anything is
- * written: a message the snapshot holds becomes a reference to it (`positions`, empty when the
- * history is not the root's), any other is stored as it is.
+ * written: a message the snapshot holds becomes a reference to it (`snapshot`, absent when the
+ * history is not the root's first save), any other is stored as it is.
  */
-export function newHistoryRecords(invocation: AgentInvocation, from: number, positions: ReadonlyMap<string, number>): HistoryMessage[] {
+export function newHistoryRecords(invocation: AgentInvocation, from: number, snapshot: readonly unknown[] | undefined): HistoryMessage[] {
+  const references = snapshotReferences(invocation.messages, from, snapshot);
   return invocation.messages.slice(from).map((message, offset) => {
     const seq = from + offset;
-    const snapshotIndex = positions.size > 0 ? positions.get(JSON.stringify(message)) : undefined;
+    const snapshotIndex = references[offset];
     if (snapshotIndex !== undefined) return { runId: invocation.runId, invocationId: invocation.id, seq, snapshotIndex };
     const stored = validateRecord(chatMessageSchema, message, { kind: `message ${seq} of invocation ${invocation.id}`, direction: 'store' });
     return { runId: invocation.runId, invocationId: invocation.id, seq, message: stored };

@@ -4,7 +4,8 @@ import type { HistoryMessage } from '../records/history-message';
 import { agentInvocationSchema, type AgentInvocation } from '../records/invocation';
 import { invocationStateSchema, type InvocationState } from '../records/invocation-state';
 import type { AgentTaskRecord } from '../records/task';
-import { assembleHistory, newHistoryRecords, snapshotMessagesOf, snapshotPositions, stateOf } from './history-records';
+import type { WorkspaceFile } from '../records/workspace-file';
+import { assembleHistory, newHistoryRecords, snapshotMessagesOf, stateOf } from './history-records';
 import { validateRecord } from './record-validation';
 import { runKeyRange, type Ordered, type RunStoreSchema } from './schema';
 
@@ -33,15 +34,16 @@ export class InvocationRecords {
    * opened over `invocations`, `messages` and, for a root, `files` (a run step, run-step.ts; check
    * the invocation with `checkInvocation` before opening it). A history is never shortened: a copy
    * holding fewer messages than stored (read before the loop appended more) updates the state only.
-   * A root's prompt snapshot put earlier in the same transaction is found there.
+   * A root's prompt snapshot written in the same step (`stepFiles`) or before it is found.
    */
-  async writeIn(transaction: WriteTransaction, invocation: AgentInvocation): Promise<void> {
+  async writeIn(transaction: WriteTransaction, invocation: AgentInvocation, stepFiles: readonly WorkspaceFile[] = []): Promise<void> {
     const existing = await transaction.objectStore('invocations').get(invocation.id);
     const storedCount = existing?.runId === invocation.runId ? existing.messageCount : 0;
     // The root's first save finds the page's chat in the prompt snapshot and refers to it there.
-    const snapshot =
-      invocation.kind === 'root' && storedCount === 0 ? await transaction.objectStore('files').get([invocation.runId, PROMPT_SNAPSHOT_PATH]) : undefined;
-    const records = newHistoryRecords(invocation, storedCount, snapshotPositions(snapshotMessagesOf(snapshot)));
+    const firstRootSave = invocation.kind === 'root' && storedCount === 0;
+    const inStep = stepFiles.find((file) => file.runId === invocation.runId && file.path === PROMPT_SNAPSHOT_PATH);
+    const snapshot = firstRootSave ? (inStep ?? (await transaction.objectStore('files').get([invocation.runId, PROMPT_SNAPSHOT_PATH]))) : undefined;
+    const records = newHistoryRecords(invocation, storedCount, snapshotMessagesOf(snapshot));
     const state = stateOf(invocation, Math.max(storedCount, invocation.messages.length));
     const messages = transaction.objectStore('messages');
     await Promise.all(records.map((record) => messages.put(record)));
@@ -76,12 +78,12 @@ export class InvocationRecords {
     transaction: IDBPTransaction<RunStoreSchema, ('invocations' | 'messages' | 'files')[], 'readonly'>,
     runId: string,
     records: readonly HistoryMessage[],
-  ): Promise<unknown[] | undefined> {
+  ): Promise<readonly unknown[] | undefined> {
     if (!records.some((record) => record.snapshotIndex !== undefined)) return undefined;
     return snapshotMessagesOf(await transaction.objectStore('files').get([runId, PROMPT_SNAPSHOT_PATH]));
   }
 
-  private assemble(stored: Ordered<InvocationState>, records: readonly HistoryMessage[], snapshot: unknown[] | undefined): AgentInvocation {
+  private assemble(stored: Ordered<InvocationState>, records: readonly HistoryMessage[], snapshot: readonly unknown[] | undefined): AgentInvocation {
     const { storeOrder: _storeOrder, ...withCount } = stored;
     const valid = validateRecord(invocationStateSchema, withCount, { kind: 'invocation', direction: 'load' });
     const { messageCount: _messageCount, ...state } = valid;

@@ -66,7 +66,7 @@ export async function writeRunStep(
   try {
     if (run) await transaction.objectStore('runs').put(run);
     for (const file of files) await transaction.objectStore('files').put(file);
-    for (const invocation of invocations) await context.invocations.writeIn(transaction, invocation);
+    for (const invocation of invocations) await context.invocations.writeIn(transaction, invocation, files);
     for (const task of tasks) await putOrdered(transaction.objectStore('tasks'), task, context.keyRange);
     const stored = await appendEvents(transaction, context.keyRange, drafts);
     await transaction.done;
