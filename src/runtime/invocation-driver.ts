@@ -44,12 +44,17 @@ async function saveInvocation(driver: InvocationDriver, tasks: readonly AgentTas
   await write;
 }
 
-/** Appends messages to the history and saves the invocation before anything else happens. */
-export async function appendAndSave(driver: InvocationDriver, ...messages: ChatCompletionMessageParam[]): Promise<void> {
+/** Appends messages to the history in memory; the next save stores them. */
+export function append(driver: InvocationDriver, ...messages: ChatCompletionMessageParam[]): void {
   driver.invocation = {
     ...driver.invocation,
     messages: [...driver.invocation.messages, ...(messages as unknown as AgentInvocation['messages'])],
   };
+}
+
+/** Appends messages to the history and saves the invocation before anything else happens. */
+export async function appendAndSave(driver: InvocationDriver, ...messages: ChatCompletionMessageParam[]): Promise<void> {
+  append(driver, ...messages);
   await saveInvocation(driver, []);
 }
 

@@ -4,7 +4,8 @@ import type { ModelCallResult } from '../model/model-client';
 import { contentText } from '../model/prompted-tools';
 import { toolCallsOf } from '../model/tool-protocol';
 import { addUsage } from '../records/usage';
-import { appendAndSave, historyOf, journalIds, type InvocationDriver } from './invocation-driver';
+import { append, appendAndSave, historyOf, journalIds, type InvocationDriver } from './invocation-driver';
+import { onlyReads } from './read-only-turns';
 import { estimatedPromptBudget, learnedWindowFrom } from '../model/context-window';
 import { ContextWindowRefusalError } from '../model/provider-errors';
 import type { LearnedContextWindow } from '../model/tool-protocol-memory';
@@ -149,7 +150,9 @@ export async function runModelTurn(driver: InvocationDriver, prepared: PreparedT
       ...(result.reasoning ? { reasoning: result.reasoning.slice(0, MAX_JOURNALED_REASONING) } : {}),
     },
   });
-  // Saved with the call's end event in one write: the turn is stored before it is acted on.
-  await appendAndSave(driver, result.message);
+  // Saved with the call's end event in one write: the turn is stored before it is acted on. A turn
+  // that only reads is stored with its results instead: made again after a restart, it changes nothing.
+  if (onlyReads(result.message)) append(driver, result.message);
+  else await appendAndSave(driver, result.message);
   return result.message;
 }

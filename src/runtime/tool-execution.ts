@@ -6,6 +6,7 @@ import { appendAndSave, appendToolResult, historyOf, journalIds, type Invocation
 import { recordMet, toolCallRefusal, toolResultNotes } from './limits/asking';
 import type { ToolName } from '../settings/tool-names';
 import { createLorePort } from './lore-records';
+import { isReadOnlyTool } from './read-only-turns';
 import type { AgentTaskRecord } from '../records/task';
 
 export interface ToolExecutionOptions {
@@ -15,6 +16,15 @@ export interface ToolExecutionOptions {
 
 const ENDING_TOOLS: readonly string[] = ['workspace_commit', 'workspace_finish', 'task_return'];
 const DELEGATE_TOOL = 'agent_delegate';
+
+/**
+ * Whether two consecutive calls' results are stored in one step: delegate calls (with the tasks
+ * they created) and calls that only read (with the turn that made them, read-only-turns.ts).
+ */
+function sameStep(callName: string, nextName: string): boolean {
+  if (callName === DELEGATE_TOOL) return nextName === DELEGATE_TOOL;
+  return isReadOnlyTool(callName) && isReadOnlyTool(nextName);
+}
 
 /**
  * The results the history already holds for the turn it ends with, by call id: none for a turn
@@ -52,7 +62,8 @@ function contextFor(driver: InvocationDriver, toolCallId: string, wrappingUp: bo
  * meanwhile are announced on the next result, the limits' notes follow, and what a result hands
  * over is recorded in the same write. A call whose result is already stored (a turn a restart interrupted) keeps it and
  * is not run again, except the ending tools: they are idempotent, and running them again tells the
- * loop how the invocation ended.
+ * loop how the invocation ended. Consecutive delegate calls, and consecutive calls that only read,
+ * store their results in one step.
  */
 export async function executeToolCalls(
   driver: InvocationDriver,
@@ -98,7 +109,7 @@ export async function executeToolCalls(
       const content = [result.content, announcement?.line, ...limitNotes.notes].filter((part) => part !== undefined).join('\n\n');
       const handedOver = driver.delegation?.handedOver({ ...handover, announced: [...handover.announced, ...(announcement?.names ?? [])] }) ?? [];
       const next = calls[index + 1];
-      const defer = call.name === DELEGATE_TOOL && next?.name === DELEGATE_TOOL && !stored.has(next.id);
+      const defer = next !== undefined && !stored.has(next.id) && sameStep(call.name, next.name);
       await appendToolResult(driver, toolResultMessage(call.id, content), [...deferredHandover, ...handedOver], { defer });
       deferredHandover = defer ? [...deferredHandover, ...handedOver] : [];
       if (result.lookup) driver.session.journal.note(result.lookup.type, { ...ids, data: { ...result.lookup.data, callId: call.id } });

@@ -9,6 +9,7 @@ export const agentListTool = defineTool({
   description:
     'The agents you can delegate to and what each is good for.',
   parameters: agentListParameters,
+  readOnly: true,
   async execute(_args, context) {
     const delegation = context.delegation;
     const agents = delegation?.agents() ?? [];

@@ -84,6 +84,7 @@ export const chatReadMessagesTool = defineTool({
   description:
     'Read messages of the chat this work is for, by number (from chat_search or earlier reads), whole while they fit the character budget; the answer says what was cut and where to read on.',
   parameters: chatReadMessagesParameters,
+  readOnly: true,
   async execute(args, context) {
     if (args.to !== undefined && args.to < args.from) {
       throw new ModelBehaviorError('chat-read-range', `\`to\` (#${args.to}) comes before \`from\` (#${args.from}). Give to ≥ from, or leave it out.`);

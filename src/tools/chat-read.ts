@@ -93,6 +93,7 @@ export const chatReadTool = defineTool({
   description:
     'Read the chat conversation this work is for. With no arguments: an overview of the latest messages. With `from`/`count`: whole messages by number. With `query`: the messages that mention something.',
   parameters: chatReadParameters,
+  readOnly: true,
   async execute(args, context) {
     const messages = numbered(context.chat);
     if (messages.length === 0) return { content: 'The conversation is empty.' };

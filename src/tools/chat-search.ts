@@ -75,6 +75,7 @@ export const chatSearchTool = defineTool({
   description:
     'Search the chat this work is for: the messages that hold all your words, newest first, each with its number and a short excerpt. Read whole messages with chat_read_messages.',
   parameters: chatSearchParameters,
+  readOnly: true,
   async execute(args, context) {
     const { terms, ignored } = searchTerms(args.query);
     if (terms.length === 0) throw new ModelBehaviorError('chat-search-empty-query', 'The query has no words. Call chat_search with the words to find.');

@@ -12,6 +12,7 @@ export const loreListActivatedTool = defineTool({
   description:
     "List the lorebook entries that the chat page activated for this turn (their keywords matched, so the model writing the reply sees them): each as a reference with its title, keys and first line. Read one whole with lore_read; find entries that did not activate with lore_search.",
   parameters: z.strictObject({}),
+  readOnly: true,
   async execute(_args, context) {
     const lore = context.lore;
     const reading = lore ? await lore.reader.read(context.signal) : undefined;

@@ -16,6 +16,7 @@ export const loreReadTool = defineTool({
   name: 'lore.read',
   description: 'Read one lorebook entry whole: its title, keys and text. Long entries are read in parts with `from`.',
   parameters: loreReadParameters,
+  readOnly: true,
   async execute(args, context) {
     const lore = context.lore;
     const reading = lore ? await lore.reader.read(context.signal) : undefined;

@@ -17,6 +17,7 @@ export const loreSearchTool = defineTool({
   description:
     "Search the lorebooks this chat uses (the character's, the chat's, the persona's and the global ones), active this turn or not, in entries' keys, titles and text. Gives references with titles and first lines; read one whole with lore_read.",
   parameters: loreSearchParameters,
+  readOnly: true,
   async execute(args, context) {
     const lore = context.lore;
     const reading = lore ? await lore.reader.read(context.signal) : undefined;

@@ -162,6 +162,11 @@ export interface Tool {
   name: ToolName;
   description: string;
   parameters: z.ZodType;
+  /**
+   * It only reads (the workspace, the chat, the lorebooks, the agent list): a call made again
+   * changes nothing, so a turn of such calls is stored once, with its results (tool-execution.ts).
+   */
+  readOnly?: true;
   execute(args: unknown, context: ToolContext): Promise<ToolOutcome>;
 }
 
@@ -173,12 +178,14 @@ export function defineTool<Parameters extends z.ZodType>(definition: {
   name: ToolName;
   description: string;
   parameters: Parameters;
+  readOnly?: true;
   execute(args: z.output<Parameters>, context: ToolContext): Promise<ToolOutcome>;
 }): Tool {
   return {
     name: definition.name,
     description: definition.description,
     parameters: definition.parameters,
+    ...(definition.readOnly ? { readOnly: true as const } : {}),
     execute: (args, context) => definition.execute(args as z.output<Parameters>, context),
   };
 }

@@ -23,6 +23,7 @@ export const workspaceListTool = defineTool({
   description:
     'List the files and folders of your workspace (or of one folder in it), with their sizes in characters. Use it to find notes you or other agents left.',
   parameters: workspaceListParameters,
+  readOnly: true,
   async execute(args, context) {
     const entries = await context.workspace.list(args.path);
     const where = args.path ? `\`${args.path}\`` : 'your workspace';

@@ -23,6 +23,7 @@ export const workspaceReadTool = defineTool({
   description:
     'Read a workspace file, in pieces when long (continue at the `offset` given).',
   parameters: workspaceReadParameters,
+  readOnly: true,
   async execute(args, context) {
     const result = await context.workspace.read(args.path, {
       offset: args.offset ?? 0,

@@ -28,36 +28,112 @@ function recordingStore(store: RunStore, writes: { method: string; argument: unk
   });
 }
 
-/** The writes of one turn whose root lists the workspace `rounds` times, then answers. */
-async function writesOfTurn(rounds: number): Promise<{ writes: number; runId: string }> {
-  let listed = 0;
+type RoundCall = { name: string; arguments: Record<string, unknown> };
+const LIST: RoundCall = { name: 'workspace_list', arguments: {} };
+const READ: RoundCall = { name: 'workspace_read', arguments: { path: 'scratch/plan.md' } };
+const writeNote = (round: number): RoundCall => ({ name: 'workspace_write', arguments: { path: `scratch/note-${round}.md`, content: 'A note.' } });
+
+/** The writes of one turn whose root makes `callsOfRound(round)` for `rounds` rounds, then answers. */
+async function writesOfTurn(rounds: number, callsOfRound: (round: number) => RoundCall[] = () => [LIST]): Promise<{ writes: { method: string; argument: unknown }[]; runId: string }> {
+  let round = 0;
   harness.server.script((request) => {
     if (!isRoot(request)) return undefined;
-    listed += 1;
-    return listed <= rounds ? { toolCalls: [{ name: 'workspace_list', arguments: {} }] } : { content: 'The hall is empty.' };
+    round += 1;
+    return round <= rounds ? { toolCalls: callsOfRound(round) } : { content: 'The hall is empty.' };
   });
   const writes: { method: string; argument: unknown }[] = [];
   // Events never wait out the idle time here, so every write is one the run asked for.
   const runtime = harness.newRuntime(recordingStore(harness.store, writes), { journalIdleMs: 60_000 });
   const outcome = await harness.startOn(runtime);
   expect(outcome.reply).toBe('The hall is empty.');
-  return { writes: writes.length, runId: outcome.run.id };
+  return { writes, runId: outcome.run.id };
 }
 
-test('a round is two writes, the turn and its tool result, its journal events carried by them', async () => {
+test('a round that only reads is one write, the turn with its tool results, its journal events carried by it', async () => {
   harness = await startHarness();
 
   const short = await writesOfTurn(2);
   harness.server.reset();
   const long = await writesOfTurn(6);
+  harness.server.reset();
+  const twoReadsARound = await writesOfTurn(6, () => [LIST, READ]);
 
-  // Four more rounds: four more turns and four more results, and nothing else.
-  expect(long.writes - short.writes).toBe(2 * 4);
+  // Four more rounds: four more steps, each the turn and its result, and nothing else.
+  expect(long.writes.length - short.writes.length).toBe(4);
+  // Two calls that only read in one turn are stored in the same step as one.
+  expect(twoReadsARound.writes.length).toBe(long.writes.length);
   const journal = await harness.journal(long.runId);
   expect(journal.map((event) => event.seq)).toEqual(journal.map((_, index) => index + 1));
   const roundEvents = journal.map((event) => event.type).filter((type) => type.startsWith('model-call') || type.startsWith('tool-call'));
   const oneRound = ['model-call-start', 'model-call-end', 'tool-call-start', 'tool-call-end'];
   expect(roundEvents).toEqual([...Array.from({ length: 6 }, () => oneRound).flat(), 'model-call-start', 'model-call-end']);
+});
+
+test('a round that writes is two writes: its turn is stored before the tool runs, then the result', async () => {
+  harness = await startHarness();
+
+  const short = await writesOfTurn(2, (round) => [writeNote(round)]);
+  harness.server.reset();
+  const long = await writesOfTurn(6, (round) => [writeNote(round)]);
+  // Reading beside a write does not change it: the turn is stored before any of its calls runs.
+  harness.server.reset();
+  const readAndWrite = await writesOfTurn(6, (round) => [LIST, writeNote(round)]);
+
+  // Four more rounds: four more turns, four more files, four more results.
+  expect(long.writes.length - short.writes.length).toBe(3 * 4);
+  const turnFirst = long.writes.slice(short.writes.length).map((write) => write.method);
+  expect(turnFirst.slice(0, 3)).toEqual(['saveStep', 'writeFile', 'saveStep']);
+  expect(readAndWrite.writes.length).toBe(long.writes.length + 6);
+});
+
+/** The store, where the first step that `dies` matches is never written and never answers, nor is anything after it. */
+function storeDyingAtStep(store: RunStore, dies: (step: RunStep) => boolean): { store: RunStore; frozen: Promise<void> } {
+  let dead = false;
+  let died: () => void = () => undefined;
+  const frozen = new Promise<void>((resolve) => (died = resolve));
+  const proxy = new Proxy(store, {
+    get(target, property, receiver) {
+      const value: unknown = Reflect.get(target, property, receiver);
+      if (typeof value !== 'function' || !WRITES.has(String(property))) return value;
+      const method = (value as (...args: unknown[]) => unknown).bind(target);
+      return (...args: unknown[]) => {
+        if (!dead && property === 'saveStep' && dies(args[0] as RunStep)) {
+          dead = true;
+          died();
+        }
+        return dead ? new Promise<never>(() => undefined) : method(...args);
+      };
+    },
+  });
+  return { store: proxy, frozen };
+}
+
+test('a runtime that dies before a reading round is stored asks the model again and replies as it would have', async () => {
+  harness = await startHarness();
+  harness.server.script((request) => {
+    if (!isRoot(request)) return undefined;
+    return request.toolResultCount < 3 ? { toolCalls: [LIST] } : { content: 'The hall is empty.' };
+  });
+  // Dies as the first round's step is written: its turn and result are stored together or not at all.
+  const hasToolResult = (step: RunStep) => step.invocations?.some((invocation) => invocation.messages.some((message) => message.role === 'tool')) ?? false;
+  const dying = storeDyingAtStep(harness.store, hasToolResult);
+  const created = harness.nextEvent((event) => event.type === 'run-start');
+  void harness.startOn(harness.newRuntime(dying.store));
+  const { runId } = await created;
+  await dying.frozen;
+  const stored = await rootHistory(harness.store);
+
+  const actual = await harness.newRuntime().resumeRun(runId, { resolveModel: harness.resolveModel });
+
+  // Nothing of the round was stored: no turn without its result.
+  expect(stored.filter((message) => message.role === 'tool')).toHaveLength(0);
+  expect(stored.some((message) => 'tool_calls' in message)).toBe(false);
+  expect(actual.reply).toBe('The hall is empty.');
+  const history = await rootHistory(harness.store);
+  expect(history.filter((message) => message.role === 'tool')).toHaveLength(3);
+  expect(history.filter((message) => 'tool_calls' in message)).toHaveLength(3);
+  // The lost round's call, then the resumed run's three rounds and its answer.
+  expect(harness.server.requests.filter(isRoot)).toHaveLength(5);
 });
 
 test('the delegate calls of one turn are stored in one step, with their tasks and children, before any of them starts', async () => {

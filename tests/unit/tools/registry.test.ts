@@ -2,6 +2,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { toProviderToolName } from '../../../src/model/tool-protocol';
+import { isReadOnlyTool } from '../../../src/runtime/read-only-turns';
 import { allowableToolNames } from '../../../src/settings/tool-names';
 import { toolRegistry } from '../../../src/tools/registry';
 
@@ -41,4 +42,14 @@ test('tool descriptions name other tools the way the model sees them', () => {
   );
 
   expect(canonicalMentions).toEqual([]);
+});
+
+test('the tools that only read are those that change no record, and a model name outside the registry reads as one that may write', () => {
+  const readOnly = Object.values(toolRegistry).filter((tool) => tool.readOnly === true).map((tool) => tool.name).sort();
+
+  // A turn of these is stored with its results in one step (read-only-turns.ts): none may write a
+  // file, a task or a proposal, hand a result over, or wait.
+  expect(readOnly).toEqual(['agent.list', 'chat.read', 'chat.read_messages', 'chat.search', 'lore.list_activated', 'lore.read', 'lore.search', 'workspace.list', 'workspace.read']);
+  expect(readOnly.every((name) => isReadOnlyTool(toProviderToolName(name)))).toBe(true);
+  expect(['agent_await', 'workspace_write', 'constructor', '__proto__', 'workspace.list.x'].map(isReadOnlyTool)).toEqual([false, false, false, false, false]);
 });
