@@ -197,11 +197,19 @@ class IdbRunStore implements RunStore {
     await storeOperation(`delete file ${path} of run ${runId}`, () => this.database.delete('files', [runId, path]));
   }
 
-  async listFiles(runId: string, prefix = ''): Promise<WorkspaceFile[]> {
-    // '\uffff' is above every code unit a path may hold, so the range is exactly "starts with prefix".
-    const range = this.keyRange.bound([runId, prefix], [runId, `${prefix}\uffff`]);
-    const records = await storeOperation(`list the files of run ${runId}`, () => this.database.getAll('files', range));
-    return records.filter((record) => record.path.startsWith(prefix)).map((record) => this.loadFile(record));
+  async listFiles(runId: string, prefix = '', except?: { folder: string }): Promise<WorkspaceFile[]> {
+    // '\uffff' is above every code unit a path may hold, so [p, p + '\uffff'] is exactly "starts with p".
+    const end = `${prefix}\uffff`;
+    const left = except && except.folder.startsWith(prefix) ? except.folder : undefined;
+    const ranges = left
+      ? [this.keyRange.bound([runId, prefix], [runId, left], false, true), this.keyRange.bound([runId, `${left}\uffff`], [runId, end], true, false)]
+      : [this.keyRange.bound([runId, prefix], [runId, end])];
+    const records = await storeOperation(`list the files of run ${runId}`, async () => {
+      const transaction = this.database.transaction('files');
+      const parts = await Promise.all(ranges.map((range) => transaction.store.getAll(range)));
+      return parts.flat();
+    });
+    return records.filter((record) => record.path.startsWith(prefix) && !(left && record.path.startsWith(left))).map((record) => this.loadFile(record));
   }
 
   async putMemoryVersion(version: MemoryVersion): Promise<void> {

@@ -156,7 +156,7 @@ export function meteredRunStore(inner: RunStore): RunStore {
       await inner.deleteFile(runId, path);
       keep(runId, `file:${path}`, 0);
     },
-    listFiles: (runId, prefix) => inner.listFiles(runId, prefix),
+    listFiles: (runId, prefix, except) => inner.listFiles(runId, prefix, except),
     pruneRuns: (olderThan) => inner.pruneRuns(olderThan),
     close: () => inner.close(),
     countStored(records) {

@@ -77,8 +77,11 @@ export interface RunStore {
   readFile(runId: string, path: string): Promise<WorkspaceFile | undefined>;
   writeFile(file: WorkspaceFile): Promise<void>;
   deleteFile(runId: string, path: string): Promise<void>;
-  /** Files whose path starts with `prefix` (all files when empty), sorted by path. */
-  listFiles(runId: string, prefix?: string): Promise<WorkspaceFile[]>;
+  /**
+   * Files whose path starts with `prefix` (all files when empty), sorted by path, leaving out those
+   * under `except.folder` (a folder ending with `/`) unread: a write's checks skip the page's chat.
+   */
+  listFiles(runId: string, prefix?: string, except?: { folder: string }): Promise<WorkspaceFile[]>;
 
   /**
    * Agent memory (docs/agent-memory.md): one version per conversation and reply, keyed by

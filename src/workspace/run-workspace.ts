@@ -181,10 +181,14 @@ export class RunWorkspace {
     const writer = options.writer ?? 'runtime';
     const segments = this.physicalFileSegments(path);
     if (typeof content !== 'string') throw new ModelBehaviorError('workspace-content-invalid', 'content must be text.');
-    if ((await this.kindOf(path)) === 'folder') throw isFolderError(shownAs);
-    await this.refuseFileAncestor(segments, shownAs);
+    // One read serves every check: the run's files, without the page's chat in input/ unless the
+    // write goes there (nothing outside input/ lies in it or above it, and it counts toward no cap).
+    const files = await this.store.listFiles(this.runId, '', path.startsWith(INPUT_FOLDER) ? undefined : { folder: INPUT_FOLDER });
+    if (files.some((file) => file.path.startsWith(`${path}/`))) throw isFolderError(shownAs);
+    const byPath = new Map(files.map((file) => [file.path, file]));
+    refuseFileAncestor(segments, shownAs, byPath);
 
-    const existing = await this.store.readFile(this.runId, path);
+    const existing = byPath.get(path);
     const next = options.mode === 'append' ? `${existing?.content ?? ''}${content}` : content;
     const fileCap = writer === 'agent' ? this.limits.maxFileChars : this.limits.maxRuntimeFileChars;
     if (next.length > fileCap) {
@@ -195,9 +199,9 @@ export class RunWorkspace {
         ? new ModelBehaviorError('workspace-file-too-large', message)
         : new HostContractError('workspace-file-too-large', message);
     }
-    if (options.folderCap) await this.refuseOverFolderCap(options.folderCap, path, next.length, shownAs);
+    if (options.folderCap) refuseOverFolderCap(options.folderCap, files, path, next.length, shownAs);
     if (writer === 'agent' && !path.startsWith(INPUT_FOLDER)) {
-      const total = (await this.list())
+      const total = files
         .filter((file) => !file.path.startsWith(INPUT_FOLDER) && file.path !== path)
         .reduce((sum, file) => sum + file.content.length, 0);
       if (total + next.length > this.limits.maxRunChars) {
@@ -210,15 +214,6 @@ export class RunWorkspace {
     }
     await this.store.writeFile({ runId: this.runId, path, content: next, updatedAt: this.now() });
     return { path: shownAs, totalChars: next.length };
-  }
-
-  private async refuseOverFolderCap(cap: FolderCap, path: string, nextChars: number, shownAs: string): Promise<void> {
-    const others = (await this.list(cap.folder)).filter((file) => file.path !== path);
-    const usedChars = others.reduce((sum, file) => sum + file.content.length, 0);
-    const measure = { usedChars, nextChars, files: others.length + 1, maxChars: cap.maxChars, maxFiles: cap.maxFiles };
-    if (measure.files > cap.maxFiles || usedChars + nextChars > cap.maxChars) {
-      throw new ModelBehaviorError('workspace-folder-full', cap.refusal(shownAs, measure));
-    }
   }
 
   /** A physical file path must already be normalised; anything else is a bug in the caller. */
@@ -236,20 +231,29 @@ export class RunWorkspace {
     return normalized.segments;
   }
 
-  /** A file cannot sit inside another file: `output/a` being a file refuses `output/a/b`. */
-  private async refuseFileAncestor(segments: string[], shownAs: string): Promise<void> {
-    const shownSegments = normalizeWorkspacePath(shownAs).segments;
-    for (let depth = 1; depth < segments.length; depth += 1) {
-      const ancestor = segments.slice(0, depth).join('/');
-      if (!(await this.store.readFile(this.runId, ancestor))) continue;
-      // The views map a folder prefix onto another, so the names below it match: trim the shown path.
-      const shownDepth = shownSegments.length - (segments.length - depth);
-      const shownAncestor = shownDepth > 0 ? quotePath(shownSegments.slice(0, shownDepth).join('/')) : 'a folder above it';
-      throw new ModelBehaviorError(
-        'workspace-not-a-folder',
-        `${quotePath(shownAs)} cannot be written because ${shownAncestor} is a file, not a folder. Choose another path.`,
-      );
-    }
+}
+
+/** A file cannot sit inside another file: `output/a` being a file refuses `output/a/b`. */
+function refuseFileAncestor(segments: string[], shownAs: string, byPath: ReadonlyMap<string, WorkspaceFile>): void {
+  const shownSegments = normalizeWorkspacePath(shownAs).segments;
+  for (let depth = 1; depth < segments.length; depth += 1) {
+    if (!byPath.has(segments.slice(0, depth).join('/'))) continue;
+    // The views map a folder prefix onto another, so the names below it match: trim the shown path.
+    const shownDepth = shownSegments.length - (segments.length - depth);
+    const shownAncestor = shownDepth > 0 ? quotePath(shownSegments.slice(0, shownDepth).join('/')) : 'a folder above it';
+    throw new ModelBehaviorError(
+      'workspace-not-a-folder',
+      `${quotePath(shownAs)} cannot be written because ${shownAncestor} is a file, not a folder. Choose another path.`,
+    );
+  }
+}
+
+function refuseOverFolderCap(cap: FolderCap, files: readonly WorkspaceFile[], path: string, nextChars: number, shownAs: string): void {
+  const others = files.filter((file) => file.path.startsWith(cap.folder) && file.path !== path);
+  const usedChars = others.reduce((sum, file) => sum + file.content.length, 0);
+  const measure = { usedChars, nextChars, files: others.length + 1, maxChars: cap.maxChars, maxFiles: cap.maxFiles };
+  if (measure.files > cap.maxFiles || usedChars + nextChars > cap.maxChars) {
+    throw new ModelBehaviorError('workspace-folder-full', cap.refusal(shownAs, measure));
   }
 }
 

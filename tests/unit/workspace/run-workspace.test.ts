@@ -126,6 +126,34 @@ describe('write', () => {
     expect((overFolder as ModelBehaviorError).code).toBe('workspace-is-folder');
   });
 
+  test("a write reads the run's files once, and not the page's chat, to check where it goes and what it costs", async () => {
+    const reads: { method: string; except?: string }[] = [];
+    const counting = new Proxy(store, {
+      get(target, property, receiver) {
+        const value: unknown = Reflect.get(target, property, receiver);
+        if (property !== 'readFile' && property !== 'listFiles') return value;
+        return (...args: unknown[]) => {
+          reads.push({ method: property, ...((args[2] as { folder?: string } | undefined)?.folder ? { except: (args[2] as { folder: string }).folder } : {}) });
+          return (value as (...parameters: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    });
+    const counted = new RunWorkspace({ store: counting, runId: 'run-1', limits: { maxFileChars: 100, maxRunChars: 150 } });
+    await counted.write(PROMPT_SNAPSHOT_PATH, 'i'.repeat(1_000));
+    await counted.write('input', 'a file named like the folder, which counts', { writer: 'agent' });
+    reads.length = 0;
+
+    await counted.write('scratch/agents/critic/notes.md', 'n'.repeat(60), { writer: 'agent' });
+    const full = await rejectionOf(counted.write('scratch/agents/critic/more.md', 'm'.repeat(60), { writer: 'agent' }));
+
+    expect(reads).toEqual([
+      { method: 'listFiles', except: 'input/' },
+      { method: 'listFiles', except: 'input/' },
+    ]);
+    expect(full.message).toContain('(102 of 150 characters used)');
+    expect(await rejectionOf(counted.write('input/prompt-snapshot.json/x', 'x'))).toBeInstanceOf(ModelBehaviorError);
+  });
+
   test('the runtime must hand in normalised file paths', async () => {
     for (const bad of ['../escape.md', 'output/', './output/x.md', 'output//x.md']) {
       expect(await rejectionOf(workspace.write(bad, 'x'))).toBeInstanceOf(HostContractError);
