@@ -25,8 +25,8 @@ function isUnfinished(task: AgentTaskRecord): boolean {
 }
 
 /**
- * Records how a task ended: the task first (a resume goes by the task, so once this is stored the
- * task is never started again), then its child invocation, the journal and progress.
+ * Records how a task ended: the task, its child invocation and their journal events in one step (a
+ * resume goes by the task, so once this is stored the task is never started again), then progress.
  */
 export async function endTask(session: RunSession, taskId: string, invocation: AgentInvocation | undefined, end: TaskEnd): Promise<void> {
   const now = session.now();
@@ -42,12 +42,8 @@ export async function endTask(session: RunSession, taskId: string, invocation: A
     usage: invocation?.usage ?? task.usage,
     ...(error ? { error } : {}),
   });
-  await session.saveTask(finished);
-  // A result its agent holds for review that is not waiting (it ended otherwise) is readable now.
-  if (asksForReview(session, finished) && !awaitsReview(finished)) await writeReadableResultFile(session, finished);
-  if (invocation) {
-    const ended: AgentInvocation = { ...invocation, status: end.status, endedAt: now, ...(error ? { error } : {}) };
-    await session.store.putInvocation(ended);
+  const ended: AgentInvocation | undefined = invocation && { ...invocation, status: end.status, endedAt: now, ...(error ? { error } : {}) };
+  if (ended) {
     session.journal.note('invocation-end', {
       invocationId: ended.id,
       taskId,
@@ -59,6 +55,10 @@ export async function endTask(session: RunSession, taskId: string, invocation: A
     taskId,
     data: { status: end.status, resultStatus: finished.resultStatus, workspaceKey: task.workspaceKey, usage: finished.usage, ...(error ? { error } : {}) },
   });
+  session.tasks.set(finished.id, finished);
+  await session.saveStep({ tasks: [finished], ...(ended ? { invocations: [ended] } : {}) });
+  // A result its agent holds for review that is not waiting (it ended otherwise) is readable now.
+  if (asksForReview(session, finished) && !awaitsReview(finished)) await writeReadableResultFile(session, finished);
   if (finished.review?.state === 'awaiting') noteReviewStart(session, finished);
   session.reportProgress(reviewProgressLine(finished) ?? `${task.workspaceKey} · ${task.task.title} — ${PROGRESS_WORD[end.status]}`);
 }

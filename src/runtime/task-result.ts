@@ -26,9 +26,12 @@ export async function writeTaskResult(session: RunSession, taskId: string, resul
     createdAt: session.now(),
   };
   const resultRef = agentResultPath(task.childInvocationId);
-  await session.workspace.write(resultRef, `${JSON.stringify(capsule, null, 2)}\n`);
   // A result held for the user's review gets its `result.md` once the user lets it stand (task-review.ts).
-  if (!asksForReview(session, task) || capsule.status === 'failed') await session.workspace.write(childResultPath(task.workspaceKey), renderResultFile(capsule));
+  const readable = !asksForReview(session, task) || capsule.status === 'failed';
+  await session.workspace.writeFiles([
+    { path: resultRef, content: `${JSON.stringify(capsule, null, 2)}\n` },
+    ...(readable ? [{ path: childResultPath(task.workspaceKey), content: renderResultFile(capsule) }] : []),
+  ]);
   session.rememberCapsule(task.id, capsule);
   const latest = session.tasks.get(taskId) ?? task;
   await session.saveTask({ ...latest, resultRef, resultStatus: capsule.status });

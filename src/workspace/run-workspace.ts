@@ -169,21 +169,44 @@ export class RunWorkspace {
 
   /** Writes (replaces or appends to) a physical file, within the caps; writes to one run run one at a time. */
   write(path: string, content: string, options: WorkspaceWriteOptions = {}): Promise<{ path: string; totalChars: number }> {
-    return enqueueWrite(this.store, this.runId, () => this.writeNow(path, content, options));
+    return enqueueWrite(this.store, this.runId, async () => {
+      const file = this.checkedFile(path, content, options, await this.filesBeside(path));
+      await this.store.writeFile(file);
+      return { path: options.shownAs ?? path, totalChars: file.content.length };
+    });
   }
 
-  private async writeNow(
-    path: string,
-    content: string,
-    options: WorkspaceWriteOptions,
-  ): Promise<{ path: string; totalChars: number }> {
+  /**
+   * Writes several physical files as the runtime (a result's capsule and its markdown) in one step:
+   * each within the caps of `write`, all stored or none.
+   */
+  writeFiles(entries: readonly { path: string; content: string }[]): Promise<void> {
+    return enqueueWrite(this.store, this.runId, async () => {
+      const files = entries.some((entry) => entry.path.startsWith(INPUT_FOLDER)) ? await this.store.listFiles(this.runId) : await this.filesBeside('');
+      const written = entries.map((entry) => {
+        const file = this.checkedFile(entry.path, entry.content, {}, files);
+        files.push(file);
+        return file;
+      });
+      await this.store.saveStep({ files: written });
+    });
+  }
+
+  /**
+   * What a write's checks read, in one read: the run's files, without the page's chat in input/
+   * unless the write goes there (nothing outside input/ lies in it or above it, and it counts
+   * toward no cap).
+   */
+  private filesBeside(path: string): Promise<WorkspaceFile[]> {
+    return this.store.listFiles(this.runId, '', path.startsWith(INPUT_FOLDER) ? undefined : { folder: INPUT_FOLDER });
+  }
+
+  /** The file a write of `content` to `path` leaves, checked against `files` (what `filesBeside` read). */
+  private checkedFile(path: string, content: string, options: WorkspaceWriteOptions, files: readonly WorkspaceFile[]): WorkspaceFile {
     const shownAs = options.shownAs ?? path;
     const writer = options.writer ?? 'runtime';
     const segments = this.physicalFileSegments(path);
     if (typeof content !== 'string') throw new ModelBehaviorError('workspace-content-invalid', 'content must be text.');
-    // One read serves every check: the run's files, without the page's chat in input/ unless the
-    // write goes there (nothing outside input/ lies in it or above it, and it counts toward no cap).
-    const files = await this.store.listFiles(this.runId, '', path.startsWith(INPUT_FOLDER) ? undefined : { folder: INPUT_FOLDER });
     if (files.some((file) => file.path.startsWith(`${path}/`))) throw isFolderError(shownAs);
     const byPath = new Map(files.map((file) => [file.path, file]));
     refuseFileAncestor(segments, shownAs, byPath);
@@ -212,8 +235,7 @@ export class RunWorkspace {
         );
       }
     }
-    await this.store.writeFile({ runId: this.runId, path, content: next, updatedAt: this.now() });
-    return { path: shownAs, totalChars: next.length };
+    return { runId: this.runId, path, content: next, updatedAt: this.now() };
   }
 
   /** A physical file path must already be normalised; anything else is a bug in the caller. */

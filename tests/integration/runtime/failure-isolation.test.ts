@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { HostContractError } from '../../../src/errors';
-import type { RunStore } from '../../../src/store/run-store';
+import type { RunStep, RunStore } from '../../../src/store/run-store';
 import type { WorkspaceFile } from '../../../src/records/workspace-file';
 import { isChecker, isCritic, isRoot, snapshot, startHarness, type Harness, delegate } from './runtime-harness';
 
@@ -83,10 +83,18 @@ test('tools the page put in its request are not offered to the root', async () =
 test('a storage failure fails the run fast, with the store’s error', async () => {
   const failingStore: RunStore = new Proxy(harness.store, {
     get(target, property, receiver) {
+      // A result's file fails to save, whichever write carries it.
+      const refused = (files: readonly WorkspaceFile[] = []) => files.some((file) => file.path.startsWith('agent-results/'));
       if (property === 'writeFile') {
         return async (file: WorkspaceFile) => {
-          if (file.path.startsWith('agent-results/')) throw new HostContractError('store-write-failed', 'The store could not save a file.');
+          if (refused([file])) throw new HostContractError('store-write-failed', 'The store could not save a file.');
           return target.writeFile(file);
+        };
+      }
+      if (property === 'saveStep') {
+        return async (step: RunStep) => {
+          if (refused(step.files)) throw new HostContractError('store-write-failed', 'The store could not save a file.');
+          return target.saveStep(step);
         };
       }
       const value: unknown = Reflect.get(target, property, receiver);
