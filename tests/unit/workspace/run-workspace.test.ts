@@ -154,6 +154,32 @@ describe('write', () => {
     expect(await rejectionOf(counted.write('input/prompt-snapshot.json/x', 'x'))).toBeInstanceOf(ModelBehaviorError);
   });
 
+  test('several files written together land in one step, or none when one of them is refused', async () => {
+    const steps: unknown[] = [];
+    const counting = new Proxy(store, {
+      get(target, property, receiver) {
+        const value: unknown = Reflect.get(target, property, receiver);
+        if (property !== 'saveStep') return value;
+        return (step: unknown) => {
+          steps.push(step);
+          return (value as (step: unknown) => unknown).call(target, step);
+        };
+      },
+    });
+    const together = new RunWorkspace({ store: counting, runId: 'run-1' });
+    await together.write('output/draft', 'd');
+
+    await together.writeFiles([
+      { path: 'agent-results/child-1.json', content: '{}' },
+      { path: 'summaries/agents/critic/result.md', content: 'Found it.' },
+    ]);
+    const refused = await rejectionOf(together.writeFiles([{ path: 'output/fine.md', content: 'f' }, { path: 'output/draft/part.md', content: 'p' }]));
+
+    expect(steps).toHaveLength(1);
+    expect(refused.message).toContain('"output/draft" is a file, not a folder');
+    expect(await physicalPaths(together)).toEqual(['agent-results/child-1.json', 'output/draft', 'summaries/agents/critic/result.md']);
+  });
+
   test('the runtime must hand in normalised file paths', async () => {
     for (const bad of ['../escape.md', 'output/', './output/x.md', 'output//x.md']) {
       expect(await rejectionOf(workspace.write(bad, 'x'))).toBeInstanceOf(HostContractError);
