@@ -4,6 +4,7 @@ import type { HistoryMessage } from '../records/history-message';
 import { agentInvocationSchema, type AgentInvocation } from '../records/invocation';
 import { invocationStateSchema, type InvocationState } from '../records/invocation-state';
 import type { AgentTaskRecord } from '../records/task';
+import type { WorkspaceFile } from '../records/workspace-file';
 import { assembleHistory, newHistoryRecords, snapshotMessagesOf, snapshotPositions, stateOf } from './history-records';
 import { validateRecord } from './record-validation';
 import { runKeyRange, type Ordered, type RunStoreSchema } from './schema';
@@ -33,19 +34,22 @@ export class InvocationRecords {
    * opened over `invocations`, `messages` and, for a root, `files` (a run step, run-step.ts; check
    * the invocation with `checkInvocation` before opening it). A history is never shortened: a copy
    * holding fewer messages than stored (read before the loop appended more) updates the state only.
-   * A root's prompt snapshot put earlier in the same transaction is found there.
+   * A root's prompt snapshot is `snapshotInStep` when the same step puts it (it is read from the
+   * store otherwise).
    */
-  async writeIn(transaction: WriteTransaction, invocation: AgentInvocation): Promise<void> {
+  async writeIn(transaction: WriteTransaction, invocation: AgentInvocation, snapshotInStep?: Pick<WorkspaceFile, 'content'>): Promise<void> {
     const existing = await transaction.objectStore('invocations').get(invocation.id);
     const storedCount = existing?.runId === invocation.runId ? existing.messageCount : 0;
     // The root's first save finds the page's chat in the prompt snapshot and refers to it there.
     const snapshot =
-      invocation.kind === 'root' && storedCount === 0 ? await transaction.objectStore('files').get([invocation.runId, PROMPT_SNAPSHOT_PATH]) : undefined;
+      invocation.kind === 'root' && storedCount === 0
+        ? (snapshotInStep ?? (await transaction.objectStore('files').get([invocation.runId, PROMPT_SNAPSHOT_PATH])))
+        : undefined;
     const records = newHistoryRecords(invocation, storedCount, snapshotPositions(snapshotMessagesOf(snapshot)));
     const state = stateOf(invocation, Math.max(storedCount, invocation.messages.length));
     const messages = transaction.objectStore('messages');
-    await Promise.all(records.map((record) => messages.put(record)));
-    await putOrdered(transaction.objectStore('invocations'), state, this.keyRange, { existing });
+    // The history and the state side by side: neither waits for the other's answer.
+    await Promise.all([...records.map((record) => messages.put(record)), putOrdered(transaction.objectStore('invocations'), state, this.keyRange, { existing })]);
   }
 
   async get(invocationId: string): Promise<AgentInvocation | undefined> {
