@@ -73,7 +73,8 @@ export async function endRun(
   const invocations = result.rootEnd ? [result.rootEnd] : [];
   if (!journalFailure && result.rootEnd) noteRootEnd(session, result.rootEnd);
   if (!journalFailure) session.journal.note('run-end', { data: { status, usage: run.usage, ...(error ? { error: error.toJSON() } : {}), ...(run.fallback ? { fallback: run.fallback } : {}) } });
-  await (journalFailure ? session.store.saveStep({ run, invocations }) : session.saveStep({ run, invocations }));
+  if (!journalFailure) await session.saveStep({ run, invocations });
+  else await (result.rootEnd ? session.store.saveStep({ run, invocations }) : session.store.putRun(run));
   return { run, reply: status === 'completed' ? (result.reply ?? '') : '' };
 }
 
