@@ -74,6 +74,11 @@ export function createInMemoryToolProtocolMemory(): ToolProtocolMemory {
 export interface KeyValueStorage {
   get(key: string): Promise<Record<string, unknown>>;
   set(items: Record<string, unknown>): Promise<void>;
+  /**
+   * The area's changes (`storage.local.onChanged`). With it, each fact is read once and kept until
+   * its key changes, rather than read from storage before every model call.
+   */
+  onChanged?: { addListener(listener: (changes: Record<string, unknown>) => void): void };
 }
 
 /** The `browser.storage.local` key of the endpoints switched to the prompted protocol. */
@@ -99,17 +104,33 @@ function storedFacts<Fact>(
   schema: z.ZodType<Record<string, Fact>>,
   dateOf: (fact: Fact) => string,
 ) {
-  async function read(): Promise<Record<string, Fact>> {
+  async function readStored(): Promise<Record<string, Fact>> {
     const stored = await storage.get(storageKey);
     const parsed = schema.safeParse(stored[storageKey] ?? {});
     return parsed.success ? parsed.data : {};
   }
+  /** What was read, until the key changes (any context's write, ours included); only with `onChanged`. */
+  let kept: Promise<Record<string, Fact>> | undefined;
+  storage.onChanged?.addListener((changes) => {
+    if (storageKey in changes) kept = undefined;
+  });
+  const read = (): Promise<Record<string, Fact>> => {
+    if (!storage.onChanged) return readStored();
+    const reading = (kept ??= readStored());
+    // A failed read is not kept: the next one asks storage again.
+    reading.catch(() => {
+      if (kept === reading) kept = undefined;
+    });
+    return reading;
+  };
   return {
     read,
     async write(endpointKey: string, fact: Fact): Promise<void> {
       const facts = { ...(await read()), [endpointKey.slice(0, MAX_KEY_CHARS)]: fact };
-      const newestFirst = Object.entries(facts).sort(([, first], [, second]) => dateOf(second).localeCompare(dateOf(first)));
-      await storage.set({ [storageKey]: Object.fromEntries(newestFirst.slice(0, MAX_REMEMBERED)) });
+      const newestFirst = Object.fromEntries(Object.entries(facts).sort(([, first], [, second]) => dateOf(second).localeCompare(dateOf(first))).slice(0, MAX_REMEMBERED));
+      await storage.set({ [storageKey]: newestFirst });
+      // Known at once, before the change event (which then has it read again).
+      if (storage.onChanged) kept = Promise.resolve(newestFirst);
     },
   };
 }

@@ -21,23 +21,36 @@ function asRetinueError(error: unknown): RetinueError {
   return new HostContractError('unexpected-error', error instanceof Error ? error.message : String(error), { cause: error });
 }
 
+/** The root's record as it ends (not stored yet); {@link noteRootEnd} notes its event. */
+function endedRoot(session: RunSession, invocation: AgentInvocation, status: AgentInvocation['status'], error?: RetinueError): AgentInvocation {
+  return { ...invocation, status, endedAt: session.now(), ...(error ? { error: error.toJSON() } : {}) };
+}
+
+function noteRootEnd(session: RunSession, ended: AgentInvocation): void {
+  session.journal.note('invocation-end', { invocationId: ended.id, data: { status: ended.status, usage: ended.usage, ...(ended.error ? { error: ended.error } : {}) } });
+}
+
 async function endRootInvocation(
   session: RunSession,
   invocation: AgentInvocation,
   status: AgentInvocation['status'],
   error?: RetinueError,
 ): Promise<AgentInvocation> {
-  const ended: AgentInvocation = { ...invocation, status, endedAt: session.now(), ...(error ? { error: error.toJSON() } : {}) };
-  session.journal.note('invocation-end', { invocationId: ended.id, data: { status, usage: ended.usage, ...(error ? { error: error.toJSON() } : {}) } });
+  const ended = endedRoot(session, invocation, status, error);
+  noteRootEnd(session, ended);
   await session.saveStep({ invocations: [ended] });
   return ended;
 }
 
-/** Records the run's end (its record and its last event); a completed run records its memory version. */
+/**
+ * Records the run's end (its record and its last event); a completed run records its memory version.
+ * `rootEnd` is the root's ended record when nothing needed it stored before the run's end (a run
+ * without helpers): it goes in the same step, its event before the run's.
+ */
 export async function endRun(
   session: RunSession,
   wanted: RunStatus,
-  result: { reply?: string; error?: RetinueError; fallback?: RunFallback },
+  result: { reply?: string; error?: RetinueError; fallback?: RunFallback; rootEnd?: AgentInvocation },
 ): Promise<RunOutcome> {
   // Every step's journal event is stored before the run's end; a journal that failed fails the run.
   const journalFailure = await session.journal.flush().then(
@@ -56,9 +69,12 @@ export async function endRun(
   };
   session.run = run;
   if (status === 'completed' && result.reply) await recordMemoryVersion(session.store, run, session.snapshot, result.reply, session.now());
-  // The run's record and its last event in one step (with a journal that failed, the record alone).
+  // The run's record and its last event in one step (with a journal that failed, the records alone).
+  const invocations = result.rootEnd ? [result.rootEnd] : [];
+  if (!journalFailure && result.rootEnd) noteRootEnd(session, result.rootEnd);
   if (!journalFailure) session.journal.note('run-end', { data: { status, usage: run.usage, ...(error ? { error: error.toJSON() } : {}), ...(run.fallback ? { fallback: run.fallback } : {}) } });
-  await (journalFailure ? session.store.putRun(run) : session.saveStep({ run }));
+  if (!journalFailure) await session.saveStep({ run, invocations });
+  else await (result.rootEnd ? session.store.saveStep({ run, invocations }) : session.store.putRun(run));
   return { run, reply: status === 'completed' ? (result.reply ?? '') : '' };
 }
 
@@ -74,6 +90,8 @@ export function suspendedOutcome(session: RunSession): RunOutcome {
  */
 export async function runRoot(session: RunSession, rootInvocation: AgentInvocation): Promise<RunOutcome> {
   let invocation = rootInvocation;
+  /** The root's end, made but not stored yet: the run's end stores it (see {@link endRun}). */
+  let rootEndUnstored: AgentInvocation | undefined;
   try {
     const profile = session.profile(invocation.profileId);
     const policy = rootPolicy(profile, hostFeaturesOf(session.run.adapter));
@@ -102,8 +120,11 @@ export async function runRoot(session: RunSession, rootInvocation: AgentInvocati
       // The page's text is the recorded reply (preambles it was shown included): see reply-stream.ts.
       const written = ending.kind === 'reply' ? ending.text : '';
       const reply = driver.replyStream && written !== '' ? driver.replyStream.pageReply(written) : written;
-      invocation = await endRootInvocation(session, invocation, 'completed');
       const afterHelpers = afterReplyHelpers(session, profile.id);
+      // A run that started no helper and starts none after its reply stores its root's end with
+      // its own, in one step: the page's reply waits for one write instead of two.
+      if (session.tasks.size === 0 && afterHelpers.length === 0) invocation = rootEndUnstored = endedRoot(session, invocation, 'completed');
+      else invocation = await endRootInvocation(session, invocation, 'completed');
       // Without a reply deadline the root's own unfinished tasks end with it, as ever; helpers that run after the reply start then.
       if (afterHelpers.length > 0 && !session.replyDue.enabled) await endUnfinishedChildren(session, 'The run ended before this task finished.');
       const rootInvocation = invocation;
@@ -112,7 +133,7 @@ export async function runRoot(session: RunSession, rootInvocation: AgentInvocati
       await endUnfinishedChildren(session, 'The run ended before this task finished.');
       // A run that already replied stays completed when stopped later; only a suspension keeps it open.
       if (session.signal.aborted && (!replied || isSuspended(session.signal))) throw abortReason(session.signal);
-      const outcome = await endRun(session, 'completed', { reply });
+      const outcome = await endRun(session, 'completed', { reply, ...(rootEndUnstored ? { rootEnd: rootEndUnstored } : {}) });
       return driver.replyStream?.lastTurnStreamed && outcome.run.status === 'completed' ? { ...outcome, replyStreamed: true } : outcome;
     } catch (error) {
       session.replyDue.stop();
@@ -135,6 +156,7 @@ export async function runRoot(session: RunSession, rootInvocation: AgentInvocati
       // The run's end is recorded below; a store that fails here fails there too, and says so.
     }
     // A failure of Retinue's or of the endpoint's abilities sends the page's own request instead (§13).
-    return endRun(session, status, { error: reason, ...(status === 'failed' ? { fallback: fallbackForError(reason) } : {}) });
+    // A root that ended with its reply but was not stored yet keeps that end (as when stored at once).
+    return endRun(session, status, { error: reason, ...(status === 'failed' ? { fallback: fallbackForError(reason) } : {}), ...(rootEndUnstored ? { rootEnd: rootEndUnstored } : {}) });
   }
 }

@@ -1,4 +1,4 @@
-import { openPrivateDatabase, connectionLoanSchema, keyedSpendSchema, type ConnectionLoan } from './private-database';
+import { keptPrivateDatabase, openPrivateDatabase, connectionLoanSchema, keyedSpendSchema, type ConnectionLoan } from './private-database';
 
 /**
  * Keyed connections are the user's to lend (DESIGN.md §10): a connection that carries an API key
@@ -37,7 +37,8 @@ export interface SiteLending {
 
 /** Reads the lending state of one site for the day of `now`. */
 export async function readSiteLending(origin: string, now: number = Date.now(), databaseName?: string): Promise<SiteLending> {
-  const database = await openPrivateDatabase(databaseName);
+  // Read on every chat turn: the default database stays open (keptPrivateDatabase); a named one is opened for this read.
+  const database = databaseName === undefined ? await keptPrivateDatabase() : await openPrivateDatabase(databaseName);
   try {
     const loans = (await database.getAll('connectionLoans')).flatMap((record) => {
       const parsed = connectionLoanSchema.safeParse(record);
@@ -53,7 +54,7 @@ export async function readSiteLending(origin: string, now: number = Date.now(), 
       budget: KEYED_DAILY_TOKEN_BUDGET,
     };
   } finally {
-    database.close();
+    if (databaseName !== undefined) database.close();
   }
 }
 

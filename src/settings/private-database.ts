@@ -66,3 +66,28 @@ export function openPrivateDatabase(name: string = PRIVATE_DATABASE_NAME): Promi
     blocking: (_current, _next, event) => (event.target as IDBDatabase).close(),
   });
 }
+
+let kept: Promise<IDBPDatabase<PrivateDatabaseSchema>> | undefined;
+
+/**
+ * The private database, opened once and kept open for this context's life, for reads made on every
+ * chat turn (a site's lending): opening costs more than the read. It closes when a newer version
+ * asks for it (an update) and is opened again on the next use; never close it yourself.
+ */
+export function keptPrivateDatabase(): Promise<IDBPDatabase<PrivateDatabaseSchema>> {
+  if (kept) return kept;
+  const forget = () => {
+    if (kept === opening) kept = undefined;
+  };
+  const opening = openDB<PrivateDatabaseSchema>(PRIVATE_DATABASE_NAME, PRIVATE_DATABASE_VERSION, {
+    upgrade: (database, oldVersion) => upgradePrivateDatabase(database, oldVersion),
+    blocking: (_current, _next, event) => {
+      forget();
+      (event.target as IDBDatabase).close();
+    },
+    terminated: forget,
+  });
+  kept = opening;
+  opening.catch(forget);
+  return opening;
+}

@@ -34,20 +34,22 @@ export class InvocationRecords {
    * opened over `invocations`, `messages` and, for a root, `files` (a run step, run-step.ts; check
    * the invocation with `checkInvocation` before opening it). A history is never shortened: a copy
    * holding fewer messages than stored (read before the loop appended more) updates the state only.
-   * A root's prompt snapshot written in the same step (`stepFiles`) or before it is found.
+   * A root's prompt snapshot is `snapshotInStep` when the same step puts it (it is read from the
+   * store otherwise).
    */
-  async writeIn(transaction: WriteTransaction, invocation: AgentInvocation, stepFiles: readonly WorkspaceFile[] = []): Promise<void> {
+  async writeIn(transaction: WriteTransaction, invocation: AgentInvocation, snapshotInStep?: Pick<WorkspaceFile, 'content'>): Promise<void> {
     const existing = await transaction.objectStore('invocations').get(invocation.id);
     const storedCount = existing?.runId === invocation.runId ? existing.messageCount : 0;
     // The root's first save finds the page's chat in the prompt snapshot and refers to it there.
-    const firstRootSave = invocation.kind === 'root' && storedCount === 0;
-    const inStep = stepFiles.find((file) => file.runId === invocation.runId && file.path === PROMPT_SNAPSHOT_PATH);
-    const snapshot = firstRootSave ? (inStep ?? (await transaction.objectStore('files').get([invocation.runId, PROMPT_SNAPSHOT_PATH]))) : undefined;
+    const snapshot =
+      invocation.kind === 'root' && storedCount === 0
+        ? (snapshotInStep ?? (await transaction.objectStore('files').get([invocation.runId, PROMPT_SNAPSHOT_PATH])))
+        : undefined;
     const records = newHistoryRecords(invocation, storedCount, snapshotMessagesOf(snapshot));
     const state = stateOf(invocation, Math.max(storedCount, invocation.messages.length));
     const messages = transaction.objectStore('messages');
-    await Promise.all(records.map((record) => messages.put(record)));
-    await putOrdered(transaction.objectStore('invocations'), state, this.keyRange, { existing });
+    // The history and the state side by side: neither waits for the other's answer.
+    await Promise.all([...records.map((record) => messages.put(record)), putOrdered(transaction.objectStore('invocations'), state, this.keyRange, { existing })]);
   }
 
   async get(invocationId: string): Promise<AgentInvocation | undefined> {

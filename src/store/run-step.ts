@@ -8,6 +8,7 @@ import { abortQuietly, checkInvocation, putOrdered, type InvocationRecords, type
 import { validateRecord } from './record-validation';
 import type { NewJournalEvent } from './run-store';
 import { runKeyRange, type RunStoreSchema } from './schema';
+import { PROMPT_SNAPSHOT_PATH } from '../hosts/prompt-snapshot';
 
 /**
  * One step of a run: every record it changed, written in one IndexedDB transaction, so they are
@@ -45,7 +46,11 @@ function storesOf(step: RunStep): StoreNames<RunStoreSchema>[] {
  * Everything is validated before the transaction opens; a record refused inside it (a history
  * message) aborts the whole step. IndexedDB runs readwrite transactions over the same stores one
  * after another, in the order they were opened, so each step numbers its events after the last
- * one stored, and steps never collide.
+ * one stored, and steps never collide. Inside the step, requests that do not wait for each
+ * other's answers are issued together (each answer is a round trip to the browser's storage
+ * process): the run, the files, the invocations, the tasks and the events go side by side;
+ * invocations among themselves and tasks among themselves stay in turn, since each new one takes
+ * its order number after the one before.
  */
 export async function writeRunStep(
   context: { database: Database; keyRange: typeof IDBKeyRange; invocations: InvocationRecords; now: () => number },
@@ -64,11 +69,15 @@ export async function writeRunStep(
   if (names.length === 0) return [];
   const transaction: WriteTransaction = context.database.transaction(names, 'readwrite');
   try {
-    if (run) await transaction.objectStore('runs').put(run);
-    for (const file of files) await transaction.objectStore('files').put(file);
-    for (const invocation of invocations) await context.invocations.writeIn(transaction, invocation, files);
-    for (const task of tasks) await putOrdered(transaction.objectStore('tasks'), task, context.keyRange);
-    const stored = await appendEvents(transaction, context.keyRange, drafts);
+    // A root's first save refers to the prompt snapshot this same step puts (a run's first step).
+    const snapshot = files.find((file) => file.path === PROMPT_SNAPSHOT_PATH);
+    const [stored] = await Promise.all([
+      appendEvents(transaction, context.keyRange, drafts),
+      run ? transaction.objectStore('runs').put(run) : undefined,
+      ...files.map((file) => transaction.objectStore('files').put(file)),
+      inTurn(invocations, (invocation) => context.invocations.writeIn(transaction, invocation, snapshot?.runId === invocation.runId ? snapshot : undefined)),
+      inTurn(tasks, (task) => putOrdered(transaction.objectStore('tasks'), task, context.keyRange)),
+    ]);
     await transaction.done;
     return stored;
   } catch (error) {
@@ -76,6 +85,11 @@ export async function writeRunStep(
     await transaction.done.catch(() => undefined);
     throw error;
   }
+}
+
+/** Writes the items one after another (each waits for the one before to be answered). */
+async function inTurn<T>(items: readonly T[], write: (item: T) => Promise<unknown>): Promise<void> {
+  for (const item of items) await write(item);
 }
 
 /** Numbers each event after the last one its run has, in order. */

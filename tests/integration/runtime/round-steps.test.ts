@@ -181,3 +181,73 @@ test('a runtime that dies as the delegate step is stored resumes with all three 
   expect(harness.server.requests.filter((request) => !isRoot(request))).toHaveLength(3);
   expect(harness.server.requests.filter(isCritic)).toHaveLength(2);
 });
+
+/** A store whose first step that ends a run `completed` fails, as a full disk would. */
+function storeFailingTheRunEnd(store: RunStore): RunStore {
+  let failed = false;
+  return new Proxy(store, {
+    get(target, property, receiver) {
+      const value: unknown = Reflect.get(target, property, receiver);
+      if (typeof value !== 'function') return value;
+      const method = (value as (...args: unknown[]) => unknown).bind(target);
+      if (property !== 'saveStep') return method;
+      return (step: RunStep) => {
+        if (!failed && step.run?.status === 'completed') {
+          failed = true;
+          return Promise.reject(new Error('The disk is full.'));
+        }
+        return method(step);
+      };
+    },
+  });
+}
+
+test('a run without helpers stores its root’s end with its own, in one write after the answer’s turn', async () => {
+  harness = await startHarness();
+  harness.server.script((request) => (isRoot(request) ? { content: 'The hall is empty.' } : undefined));
+  const writes: { method: string; argument: unknown }[] = [];
+  const runtime = harness.newRuntime(recordingStore(harness.store, writes), { journalIdleMs: 60_000 });
+
+  const outcome = await harness.startOn(runtime);
+
+  const steps = writes.filter((write) => write.method === 'saveStep').map((write) => write.argument as RunStep);
+  const ending = steps.filter((step) => step.invocations?.some((invocation) => invocation.kind === 'root' && invocation.status === 'completed'));
+  expect(ending).toHaveLength(1);
+  expect(ending[0]?.run?.status).toBe('completed');
+  expect(steps.at(-1)).toBe(ending[0]);
+  const stored = await harness.store.getInvocation(outcome.run.rootInvocationId);
+  expect(stored?.status).toBe('completed');
+  const journal = await harness.journal(outcome.run.id);
+  expect(journal.map((event) => event.type).slice(-3)).toEqual(['model-call-end', 'invocation-end', 'run-end']);
+});
+
+test('when the write that ends a run without helpers fails, the run fails and no reply goes out', async () => {
+  harness = await startHarness();
+  harness.server.script((request) => (isRoot(request) ? { content: 'The hall is empty.' } : undefined));
+
+  const outcome = await harness.startOn(harness.newRuntime(storeFailingTheRunEnd(harness.store)));
+
+  expect(outcome.run.status).toBe('failed');
+  expect(outcome.reply).toBe('');
+  expect((await harness.store.getRun(outcome.run.id))?.status).toBe('failed');
+  // The root did answer: its end is kept as it was (completed), as when it was stored on its own.
+  expect((await harness.store.getInvocation(outcome.run.rootInvocationId))?.status).toBe('completed');
+});
+
+test('a runtime that dies after the answer’s turn, before the run’s end, resumes to the same reply without another call', async () => {
+  harness = await startHarness();
+  harness.server.script((request) => (isRoot(request) ? { content: 'The hall is empty.' } : undefined));
+  const dying = storeDyingWhen(harness.store, async (store) => (await rootHistory(store)).some((message) => message.role === 'assistant' && message.content === 'The hall is empty.'));
+  const created = harness.nextEvent((event) => event.type === 'run-start');
+  void harness.startOn(harness.newRuntime(dying.store));
+  const { runId } = await created;
+  await dying.frozen;
+  const calls = harness.server.requests.length;
+
+  const actual = await harness.newRuntime().resumeRun(runId, { resolveModel: harness.resolveModel });
+
+  expect(actual.reply).toBe('The hall is empty.');
+  expect(actual.run.status).toBe('completed');
+  expect(harness.server.requests).toHaveLength(calls);
+  expect((await harness.store.getInvocation(actual.run.rootInvocationId))?.status).toBe('completed');
+});

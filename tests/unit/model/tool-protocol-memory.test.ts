@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
 import {
   BARE_THINK_STORAGE_KEY,
   CONTEXT_WINDOW_STORAGE_KEY,
@@ -96,5 +97,52 @@ describe('what else an endpoint refused, in the same storage', () => {
     expect(await later.opensWithBareThink('other model')).toBe(false);
     expect(await later.isPrompted(key)).toBe(false);
     expect(await storage.get(BARE_THINK_STORAGE_KEY)).toEqual(stored);
+  });
+});
+
+describe('tool protocol memory kept for the worker’s life', () => {
+  const key = endpointKeyOf({ baseURL: 'http://127.0.0.1:8080/v1', model: 'qwen3-8b' });
+  /** Extension storage (with its change events), counting the reads the memory asks for. */
+  function countedStorage(): KeyValueStorage & { reads: () => number } {
+    let reads = 0;
+    const local = fakeBrowser.storage.local;
+    return {
+      get: (name) => {
+        reads += 1;
+        return local.get(name);
+      },
+      set: (items) => local.set(items),
+      onChanged: local.onChanged,
+      reads: () => reads,
+    };
+  }
+
+  test('each fact is read from storage once, not before every model call', async () => {
+    fakeBrowser.reset();
+    const storage = countedStorage();
+    const memory = createStoredToolProtocolMemory(storage);
+
+    for (let call = 0; call < 5; call += 1) {
+      expect(await memory.isPrompted(key)).toBe(false);
+      expect(await memory.opensWithBareThink(key)).toBe(false);
+    }
+
+    expect(storage.reads()).toBe(2);
+  });
+
+  test('what another part of the extension stores is seen by the next call, and the memory’s own write at once', async () => {
+    fakeBrowser.reset();
+    const memory = createStoredToolProtocolMemory(countedStorage());
+    expect(await memory.isPrompted(key)).toBe(false);
+    expect(await memory.opensWithBareThink(key)).toBe(false);
+
+    // The options page (or a test) resets the switches: the worker's memory follows.
+    await fakeBrowser.storage.local.set({ [TOOL_PROTOCOL_STORAGE_KEY]: { [key]: '2026-12-01T00:00:00.000Z' } });
+    await memory.rememberBareThink(key);
+
+    expect(await memory.isPrompted(key)).toBe(true);
+    expect(await memory.opensWithBareThink(key)).toBe(true);
+    await fakeBrowser.storage.local.set({ [TOOL_PROTOCOL_STORAGE_KEY]: {} });
+    expect(await memory.isPrompted(key)).toBe(false);
   });
 });
