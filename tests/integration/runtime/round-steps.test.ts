@@ -81,8 +81,11 @@ test('a round that writes is two writes: its turn is stored before the tool runs
 
   // Four more rounds: four more turns, four more files, four more results.
   expect(long.writes.length - short.writes.length).toBe(3 * 4);
-  const turnFirst = long.writes.slice(short.writes.length).map((write) => write.method);
-  expect(turnFirst.slice(0, 3)).toEqual(['saveStep', 'writeFile', 'saveStep']);
+  // Each file is written between its turn's step and its result's step.
+  const methods = long.writes.map((write) => write.method);
+  const files = methods.flatMap((method, index) => (method === 'writeFile' ? [index] : []));
+  expect(files).toHaveLength(6);
+  for (const index of files) expect([methods[index - 1], methods[index + 1]]).toEqual(['saveStep', 'saveStep']);
   expect(readAndWrite.writes.length).toBe(long.writes.length + 6);
 });
 
