@@ -47,10 +47,22 @@ export async function loadSettingsWithErrors(): Promise<LoadedSettings> {
   const keysInDocument = apiKeysOf(loaded.settings.connections);
   if (keysInDocument.length > 0) {
     await putApiKeys(keysInDocument);
-    await writeDocumentWithoutKeys(loaded.settings);
+    await moveKeysOutOfDocument(stored[SETTINGS_STORAGE_KEY], loaded.settings);
   }
   const connections = withApiKeys(withoutApiKeys(loaded.settings.connections), await readApiKeys());
   return { settings: { ...loaded.settings, connections }, errors: [] };
+}
+
+/**
+ * Writes the document read (`read`, parsed as `settings`) back without its keys, unless another
+ * context stored a newer one meanwhile: storage.local has no transactions, and every context that
+ * loads moves keys, so writing the older document back would undo that write (a profile or site it
+ * added would be lost). The newer document's keys are moved by its own load, on its change event.
+ */
+async function moveKeysOutOfDocument(read: unknown, settings: Settings): Promise<void> {
+  const current = await browser.storage.local.get(SETTINGS_STORAGE_KEY);
+  if (JSON.stringify(current[SETTINGS_STORAGE_KEY]) !== JSON.stringify(read)) return;
+  await writeDocumentWithoutKeys(settings);
 }
 
 /** Stores the document with every key emptied, and a new revision so that every context reloads. */

@@ -46,6 +46,22 @@ test('a stored document with keys (an older Retinue) has them moved to the priva
   expect((await loadSettings()).connections[0]?.apiKey).toBe('sk-cloud-secret');
 });
 
+test('a document another context writes while the keys of the one before are being moved is kept, and its keys are moved too', async () => {
+  await fakeBrowser.storage.local.set({ settings: keyed });
+  // This context reads the keyed document and starts moving its key; meanwhile another context (the
+  // options page, a test writing storage.local) writes a newer document, with a key of its own.
+  const moving = loadSettings();
+  const newer = { ...keyed, sites: [{ origin: 'http://127.0.0.1:8000', enabled: true }] };
+  await fakeBrowser.storage.local.set({ settings: newer });
+  await moving;
+
+  const stored = (await fakeBrowser.storage.local.get('settings')).settings as Settings;
+  expect(stored.sites).toEqual([expect.objectContaining({ origin: 'http://127.0.0.1:8000', enabled: true })]);
+  // The newer document's own load (its change event) moves its key.
+  expect((await loadSettings()).sites.map((site) => site.origin)).toEqual(['http://127.0.0.1:8000']);
+  expect(await storageLocalText()).not.toContain('sk-cloud-secret');
+});
+
 test('a key does not follow a connection whose address was changed in storage.local behind the options page', async () => {
   await saveSettings(keyed);
   const stored = (await fakeBrowser.storage.local.get('settings')).settings as Settings;
