@@ -1,5 +1,5 @@
 import type { SettingsInput } from '../../../src/settings/schema';
-import { evaluateIn, type EvaluatingHandle } from './evaluating-handle';
+import { evaluateIn, waitUntil, type EvaluatingHandle } from './evaluating-handle';
 
 /**
  * A page of the extension (options, side panel) in Chromium or Firefox, or Chromium's service
@@ -16,9 +16,12 @@ interface StorageApi {
 export const RUN_STORE_DATABASE = 'retinue-runs';
 
 /**
- * Replaces the settings document (`browser.storage.local` key `settings`) from an extension page,
- * the way the options page's import does: what the background sees is a storage change like any
- * other. The document is written as given; the extension validates it when it reads it.
+ * Replaces the settings document (`browser.storage.local` key `settings`) from an extension page:
+ * what the background sees is a storage change like any other. The document is written as given;
+ * the extension validates it when it reads it. A document that carries API keys (as an older
+ * Retinue's did; the options page's import takes them out first) is rewritten without them by every
+ * context that loads it (settings-store.ts): this waits for that, so the next write of a test is not
+ * raced by the move of this one's keys.
  *
  * @example
  * const options = await browser.openExtensionPage('options.html');
@@ -26,6 +29,13 @@ export const RUN_STORE_DATABASE = 'retinue-runs';
  */
 export async function writeSettings(handle: ExtensionContextHandle, document: SettingsInput | Record<string, unknown>): Promise<void> {
   await writeStorage(handle, { settings: document });
+  if (!carriesApiKeys(document)) return;
+  await waitUntil(async () => !carriesApiKeys(await readStorage(handle, 'settings')) || undefined, { description: 'Retinue to move the API keys out of the written settings' });
+}
+
+function carriesApiKeys(document: unknown): boolean {
+  const connections = (document as { connections?: unknown } | undefined)?.connections;
+  return Array.isArray(connections) && connections.some((connection) => typeof (connection as { apiKey?: unknown }).apiKey === 'string' && (connection as { apiKey: string }).apiKey !== '');
 }
 
 /**
