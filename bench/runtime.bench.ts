@@ -22,7 +22,7 @@ const CHILDREN = 6;
 const CHILD_ROUNDS = 3;
 const CALL_DELAY_MS = 200;
 const LOOP_ROUNDS = 50;
-const LOOP_REPEATS = 5;
+const LOOP_REPEATS = 11;
 
 const PARALLEL_MARKER = '[[bench-parallel]]';
 const WORKER_MARKER = '[[bench-worker]]';

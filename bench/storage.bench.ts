@@ -24,7 +24,7 @@ import { startScriptedModelServer, type ScriptedModelServer } from '../tests/sup
 
 const CHAT_CHARS = 200_000;
 const ROUNDS = 8;
-const REPEATS = 5;
+const REPEATS = 15;
 const MARKER = '[[bench-storage]]';
 
 /**

@@ -1,5 +1,5 @@
 import type { AgentRun } from '../records/run';
-import { jsonBytes, utf8Bytes } from '../store/metered-run-store';
+import { fileBytes, jsonBytes, utf8Bytes } from '../store/metered-run-store';
 import type { RunStore } from '../store/run-store';
 
 /**
@@ -23,7 +23,7 @@ export async function measureRunBytes(store: RunStore, run: AgentRun): Promise<n
     store.readJournal(run.id),
   ]);
   const { storedBytes: _measured, ...record } = run;
-  return recordBytes([record, ...invocations, ...tasks, ...files, ...journal]);
+  return recordBytes([record, ...invocations, ...tasks, ...journal]) + files.reduce((sum, file) => sum + fileBytes(file), 0);
 }
 
 export interface OriginStorageQuota {

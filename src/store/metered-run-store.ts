@@ -23,6 +23,13 @@ export function utf8Bytes(text: string): number {
 /** UTF-8 bytes of a record as JSON. */
 export const jsonBytes = (record: unknown): number => utf8Bytes(JSON.stringify(record) ?? '');
 
+/**
+ * UTF-8 bytes of a workspace file: its text as it is kept (a stored string is not JSON text, so its
+ * quotes are not escaped), its other fields as JSON. A prompt snapshot is JSON text full of quotes:
+ * escaping it again only to count it cost more than the rest of a run's first step.
+ */
+export const fileBytes = (file: WorkspaceFile): number => jsonBytes({ ...file, content: '' }) + utf8Bytes(file.content);
+
 interface RunMeter {
   /** Records kept under one key (run, invocation state, task, file): their size now, by key. */
   slots: Map<string, { bytes: number; history: boolean }>;
@@ -99,7 +106,7 @@ export function meteredRunStore(inner: RunStore): RunStore {
   const countFile = (file: WorkspaceFile): void => {
     const isSnapshot = file.path === PROMPT_SNAPSHOT_PATH;
     if (isSnapshot) meterOf(file.runId).snapshot = file.content;
-    keep(file.runId, `file:${file.path}`, jsonBytes(file), isSnapshot);
+    keep(file.runId, `file:${file.path}`, fileBytes(file), isSnapshot);
   };
 
   return {
