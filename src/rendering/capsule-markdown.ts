@@ -69,6 +69,8 @@ export function renderCapsuleForParent(capsule: ResultCapsule, maxChars = CAPSUL
     '',
     `Notes and the full result: \`${taskNotesFolder(capsule.workspaceKey)}\``,
   ].join('\n');
+  if (full.length <= maxChars) return full;
+  // Formatting a number builds a locale formatter: only for a capsule that is cut.
   const note = `… (cut at ${maxChars.toLocaleString('en-US')} characters; read \`${taskNotesFolder(capsule.workspaceKey)}result.md\` for the rest)`;
   return capText(full, maxChars, note);
 }

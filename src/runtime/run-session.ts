@@ -77,6 +77,8 @@ export class RunSession {
   readonly earlierResults: readonly EarlierResult[];
   readonly lore: LoreReader | undefined;
   private readonly capsules = new Map<string, ResultCapsule>();
+  /** Tasks changed in memory that the next step stores (`carryTask`). */
+  private readonly tasksToCarry = new Set<string>();
   private readonly progress: ((line: string) => void) | undefined;
   private readonly replyListener: ((event: ReplyStreamEvent) => void) | undefined;
   /** The run record; every limit's run-wide state is on it (`replyDueAt`, `tokenCap`, ...). */
@@ -130,19 +132,38 @@ export class RunSession {
   /** Saves a task record (memory and store). */
   async saveTask(task: AgentTaskRecord): Promise<void> {
     this.tasks.set(task.id, task);
+    this.tasksToCarry.delete(task.id);
     await this.store.putTask(task);
   }
 
   /**
+   * Changes a task record in memory for the run's next step to store, when nothing waits on it
+   * being stored (what a task's calls ran with): a write of its own would queue beside the steps.
+   */
+  carryTask(task: AgentTaskRecord): void {
+    this.tasks.set(task.id, task);
+    this.tasksToCarry.add(task.id);
+  }
+
+  /**
    * Writes one step of this run in one transaction, with the journal events noted since the last
-   * write (a round's events ride with its history append instead of costing writes of their own).
-   * The records in memory are the caller's to update.
+   * write (a round's events ride with its history append instead of costing writes of their own)
+   * and the task records carried since. The records in memory are the caller's to update.
    */
   async saveStep(step: RunStep): Promise<void> {
     const journal = this.journal.take();
-    const write = this.store.saveStep(journal.length > 0 ? { ...step, journal: [...journal, ...(step.journal ?? [])] } : step);
+    const write = this.store.saveStep({ ...step, ...this.withCarriedTasks(step.tasks), ...(journal.length > 0 ? { journal: [...journal, ...(step.journal ?? [])] } : {}) });
     this.journal.carry(write);
     await write;
+  }
+
+  /** The step's tasks and, after them, those carried since the last step (as they stand now). */
+  private withCarriedTasks(tasks: RunStep['tasks']): Pick<RunStep, 'tasks'> {
+    if (this.tasksToCarry.size === 0) return tasks ? { tasks } : {};
+    const named = new Set((tasks ?? []).map((task) => task.id));
+    const carried = [...this.tasksToCarry].filter((id) => !named.has(id)).flatMap((id) => this.tasks.get(id) ?? []);
+    this.tasksToCarry.clear();
+    return { tasks: [...(tasks ?? []), ...carried] };
   }
 
   /**

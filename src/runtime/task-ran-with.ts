@@ -1,4 +1,3 @@
-import { HostContractError } from '../errors';
 import type { CallRanWith, CallSampling, ModelClient } from '../model/model-client';
 import { SAMPLING_FIELDS, type SamplingField, type SamplingValues } from '../model/sampling-sources';
 import type { AgentTaskRecord } from '../records/task';
@@ -30,16 +29,15 @@ function sameRanWith(before: TaskRanWith | undefined, after: TaskRanWith): boole
  * The task's model client, recording on the task what its calls ran with (the side panel's task row
  * shows it): the page's report for a call on a SillyTavern connection profile (its model, completion
  * preset and sampling), else the client's label and the sampling Retinue sent. Written once, and again
- * only when it changes (a preset edited between rounds), without holding up the call.
+ * only when it changes (a preset edited between rounds), with the turn's step rather than on its own.
  */
 export function ranWithRecorded(model: ModelClient, recording: RanWithRecording): ModelClient {
   const { session, taskId } = recording;
   const save = (ranWith: TaskRanWith): void => {
     const task = session.tasks.get(taskId) as AgentTaskRecord | undefined;
     if (!task || sameRanWith(task.ranWith, ranWith)) return;
-    session.saveTask({ ...task, ranWith }).catch((error: unknown) =>
-      session.failFast(error instanceof HostContractError ? error : new HostContractError('store-failed', String(error), { cause: error })),
-    );
+    // Stored with the turn the call made, which is saved next.
+    session.carryTask({ ...task, ranWith });
   };
   const fromPage = (report: CallRanWith): TaskRanWith => ({
     model: report.model ?? model.label,

@@ -10,8 +10,8 @@ import { asksForReview } from './task-review';
 
 /**
  * Writes a task's result capsule: `agent-results/<child-invocation-id>.json` (structured, for audit
- * and the UI) and `summaries/agents/<key>/result.md` (markdown, what other agents read), then
- * points the task record at it. Writing the same result again is harmless (resume).
+ * and the UI) and `summaries/agents/<key>/result.md` (markdown, what other agents read), with the
+ * task record pointing at it, in one step. Writing the same result again is harmless (resume).
  */
 export async function writeTaskResult(session: RunSession, taskId: string, result: TaskResultInput): Promise<ResultCapsule> {
   const task = session.tasks.get(taskId) as AgentTaskRecord;
@@ -28,13 +28,20 @@ export async function writeTaskResult(session: RunSession, taskId: string, resul
   const resultRef = agentResultPath(task.childInvocationId);
   // A result held for the user's review gets its `result.md` once the user lets it stand (task-review.ts).
   const readable = !asksForReview(session, task) || capsule.status === 'failed';
-  await session.workspace.writeFiles([
-    { path: resultRef, content: `${JSON.stringify(capsule, null, 2)}\n` },
-    ...(readable ? [{ path: childResultPath(task.workspaceKey), content: renderResultFile(capsule) }] : []),
-  ]);
+  // The files and the task pointing at them are one step: a task never points at a result not stored.
+  await session.workspace.writeFiles(
+    [
+      { path: resultRef, content: `${JSON.stringify(capsule, null, 2)}\n` },
+      ...(readable ? [{ path: childResultPath(task.workspaceKey), content: renderResultFile(capsule) }] : []),
+    ],
+    async (files) => {
+      const latest = session.tasks.get(taskId) ?? task;
+      const pointed = { ...latest, resultRef, resultStatus: capsule.status };
+      session.tasks.set(taskId, pointed);
+      await session.saveStep({ files, tasks: [pointed] });
+    },
+  );
   session.rememberCapsule(task.id, capsule);
-  const latest = session.tasks.get(taskId) ?? task;
-  await session.saveTask({ ...latest, resultRef, resultStatus: capsule.status });
   return capsule;
 }
 

@@ -109,7 +109,9 @@ export async function executeToolCalls(
       const content = [result.content, announcement?.line, ...limitNotes.notes].filter((part) => part !== undefined).join('\n\n');
       const handedOver = driver.delegation?.handedOver({ ...handover, announced: [...handover.announced, ...(announcement?.names ?? [])] }) ?? [];
       const next = calls[index + 1];
-      const defer = next !== undefined && !stored.has(next.id) && sameStep(call.name, next.name);
+      // A task's result that ends it is stored with the task's end (task-ending.ts), which stores its history.
+      const returned = result.ending?.kind === 'task-returned' && next === undefined && handedOver.length === 0 && deferredHandover.length === 0;
+      const defer = returned || (next !== undefined && !stored.has(next.id) && sameStep(call.name, next.name));
       await appendToolResult(driver, toolResultMessage(call.id, content), [...deferredHandover, ...handedOver], { defer });
       deferredHandover = defer ? [...deferredHandover, ...handedOver] : [];
       if (result.lookup) driver.session.journal.note(result.lookup.type, { ...ids, data: { ...result.lookup.data, callId: call.id } });

@@ -178,9 +178,11 @@ export class RunWorkspace {
 
   /**
    * Writes several physical files as the runtime (a result's capsule and its markdown) in one step:
-   * each within the caps of `write`, all stored or none.
+   * each within the caps of `write`, all stored or none. `store` writes the checked files (by
+   * default a step of their own; a caller may add records of its own to that step), in the run's
+   * write queue.
    */
-  writeFiles(entries: readonly { path: string; content: string }[]): Promise<void> {
+  writeFiles(entries: readonly { path: string; content: string }[], store: (files: WorkspaceFile[]) => Promise<unknown> = (files) => this.store.saveStep({ files })): Promise<void> {
     return enqueueWrite(this.store, this.runId, async () => {
       const files = entries.some((entry) => entry.path.startsWith(INPUT_FOLDER)) ? await this.store.listFiles(this.runId) : await this.filesBeside('');
       const written = entries.map((entry) => {
@@ -188,7 +190,7 @@ export class RunWorkspace {
         files.push(file);
         return file;
       });
-      await this.store.saveStep({ files: written });
+      await store(written);
     });
   }
 

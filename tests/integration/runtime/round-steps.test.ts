@@ -254,3 +254,29 @@ test('a runtime that dies after the answer’s turn, before the run’s end, res
   expect(harness.server.requests).toHaveLength(calls);
   expect((await harness.store.getInvocation(actual.run.rootInvocationId))?.status).toBe('completed');
 });
+
+test("a helper's result is one step with the task pointing at it, its end one more with the return's result, and what its calls ran with rides along", async () => {
+  harness = await startHarness();
+  harness.server.queue(isRoot, { toolCalls: [delegate('scene-critic', 'Critique')] }, { toolCalls: [{ name: 'agent_await', arguments: {} }] }, { content: 'Read.' });
+  harness.server.queue(isCritic, { toolCalls: [{ name: 'task_return', arguments: { summary: 'Keep the rain.' } }] });
+  const writes: { method: string; argument: unknown }[] = [];
+  const runtime = harness.newRuntime(recordingStore(harness.store, writes));
+
+  const outcome = await harness.startOn(runtime);
+
+  expect(outcome.reply).toBe('Read.');
+  // No task record is written on its own: each rides with a step.
+  expect(writes.filter((write) => write.method === 'putTask')).toHaveLength(0);
+  const steps = writes.filter((write) => write.method === 'saveStep').map((write) => write.argument as RunStep);
+  const result = steps.findIndex((step) => step.files?.some((file) => file.path.startsWith('agent-results/')));
+  expect(steps[result]?.files?.map((file) => file.path.split('/')[0])).toEqual(['agent-results', 'summaries']);
+  expect(steps[result]?.tasks?.[0]?.resultRef).toMatch(/^agent-results\//);
+  const end = steps[result + 1];
+  expect(end?.tasks?.[0]?.status).toBe('completed');
+  expect(end?.invocations?.[0]?.messages.at(-1)).toMatchObject({ role: 'tool' });
+  const [task] = await harness.store.listTasks(outcome.run.id);
+  expect(task?.ranWith?.model).toBeDefined();
+  const child = await harness.store.getInvocation(task?.childInvocationId ?? '');
+  expect(child?.status).toBe('completed');
+  expect(child?.messages.at(-1)).toMatchObject({ role: 'tool' });
+});
