@@ -2,6 +2,7 @@ import { chatMessageText } from '../hosts/chat-text';
 import type { PromptSnapshot, SnapshotMessage } from '../hosts/prompt-snapshot';
 import type { MemoryFile, MemoryVersion } from '../records/memory-version';
 import type { AgentRun } from '../records/run';
+import type { WorkspaceFile } from '../records/workspace-file';
 import type { RunStore } from '../store/run-store';
 import { agentMemoryFolder, MEMORY_FOLDER } from '../workspace/layout';
 import { KeyHash } from './chat-identity';
@@ -63,19 +64,17 @@ export async function memoryToStartFrom(store: RunStore, conversationId: string,
 }
 
 /**
- * Puts the memory the run starts from into its workspace (`memory/<agent-id>/...`), where every
- * agent's `memory/` view reads and writes it. Done once, when the run is created: a resumed run
- * finds the files where it left them.
+ * The files that put the memory the run starts from into its workspace (`memory/<agent-id>/...`),
+ * where every agent's `memory/` view reads and writes it. Stored with the run's first step: a
+ * resumed run finds the files where it left them.
+ *
+ * @example
+ * const files = memorySeedFiles(run.id, await memoryToStartFrom(store, conversationId, snapshot), now);
  */
-export async function seedRunMemory(store: RunStore, run: AgentRun, snapshot: PromptSnapshot, now: number): Promise<void> {
-  if (!run.chat) return;
-  const version = await memoryToStartFrom(store, run.chat.conversationId, snapshot);
-  if (!version) return;
-  for (const [agentId, files] of Object.entries(version.agents)) {
-    for (const file of files) {
-      await store.writeFile({ runId: run.id, path: `${agentMemoryFolder(agentId)}${file.path}`, content: file.content, updatedAt: now });
-    }
-  }
+export function memorySeedFiles(runId: string, version: MemoryVersion | undefined, now: number): WorkspaceFile[] {
+  return Object.entries(version?.agents ?? {}).flatMap(([agentId, files]) =>
+    files.map((file) => ({ runId, path: `${agentMemoryFolder(agentId)}${file.path}`, content: file.content, updatedAt: now })),
+  );
 }
 
 /**

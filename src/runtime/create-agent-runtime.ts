@@ -18,7 +18,7 @@ import { runRoot } from './root-run';
 import { RunSession, type RunSessionOptions, type RuntimeEnvironment } from './run-session';
 import { RunSuspendedError } from './run-signals';
 import { chatIdentityOf } from './chat-identity';
-import { carryReusedHelperMemory, seedRunMemory } from './agent-memory';
+import { carryReusedHelperMemory, memorySeedFiles, memoryToStartFrom } from './agent-memory';
 import { asResumed, EARLIER_FOLDER, type EarlierResult, findEarlierResults, renderEarlierSection, takeEarlierResults, withEarlierSection } from './earlier-results';
 import { applyReviewDecision } from './task-review';
 import { withoutProgressLines } from './snapshot-without-progress';
@@ -156,8 +156,11 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
         ...(tokenCap !== undefined ? { tokenCap } : {}),
         historyCapBytes: options.historyCapBytes ?? RUN_HISTORY_CAP_BYTES,
       };
-      // Results of earlier runs of this conversation that the root has not had yet (issue 12).
-      const earlier = run.chat ? await findEarlierResults(environment.store, run, run.chat, { previousReply: previousReplyOf(snapshot) }) : [];
+      // Results of earlier runs of this conversation that the root has not had yet (issue 12), and
+      // every agent's memory/ as it stood after the reply this turn continues (agent-memory.ts).
+      const [earlier, memory] = run.chat
+        ? await Promise.all([findEarlierResults(environment.store, run, run.chat, { previousReply: previousReplyOf(snapshot) }), memoryToStartFrom(environment.store, run.chat.conversationId, snapshot)])
+        : [[], undefined];
       const policy = profile ? rootPolicy(profile, hostFeaturesOf(start.adapter)) : undefined;
       // Helpers that run every turn (or every N turns) start before the root's first call (cadence.ts).
       const cadence = planCadence({ profiles: environment.profiles.values(), rootProfileId, snapshot, earlier });
@@ -178,15 +181,13 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
         createdAt: now,
       };
       // One step before the first model call: the run, the page's chat (the root's history refers to
-      // it), the root and the run's first event, stored together or not at all.
+      // it), the memory it starts from, the root and the run's first event, stored together or not at all.
       await environment.store.saveStep({
         run,
-        files: [{ runId, path: PROMPT_SNAPSHOT_PATH, content: JSON.stringify(snapshot), updatedAt: now }],
+        files: [{ runId, path: PROMPT_SNAPSHOT_PATH, content: JSON.stringify(snapshot), updatedAt: now }, ...memorySeedFiles(runId, memory, now)],
         invocations: [root],
         journal: [{ runId, type: 'run-start', time: now, invocationId: rootId, data: { origin: run.origin, adapter: run.adapter, rootProfileId, title: run.title } }],
       });
-      // Every agent's memory/ as it stood after the reply this turn continues (agent-memory.ts).
-      await seedRunMemory(environment.store, run, snapshot, now);
       const reused = cadence.heldByLedger.flatMap((held) => {
         const result = earlier.find((candidate) => candidate.kind === 'same-message' && candidate.task.targetProfileId === held.id);
         return result ? [{ agentId: held.id, fromRunId: result.task.runId }] : [];

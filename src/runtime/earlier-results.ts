@@ -116,9 +116,11 @@ export async function findEarlierResults(
     }
     break;
   }
-  for (const earlier of runs) {
-    if (earlier.repliedAt === undefined || !earlier.chat || !mayCarryToNextTurn(earlier.chat, chat)) continue;
-    for (const task of await store.listTasks(earlier.id)) {
+  // Every earlier turn's tasks are read side by side: one wait, not one per turn of a long chat.
+  const carried = runs.filter((earlier) => earlier.repliedAt !== undefined && earlier.chat !== undefined && mayCarryToNextTurn(earlier.chat, chat));
+  const tasksOf = await Promise.all(carried.map((earlier) => store.listTasks(earlier.id)));
+  for (const [index, earlier] of carried.entries()) {
+    for (const task of tasksOf[index] ?? []) {
       if (task.resultDeliveredAt !== undefined) continue;
       // A sibling swipe's reply is not the one on screen: its after-the-reply result stays with it.
       if (isAboutTheReply(task, earlier) && options.previousReply !== undefined && earlier.reply !== undefined && !sameText(earlier.reply, options.previousReply)) continue;
