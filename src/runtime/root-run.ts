@@ -73,8 +73,13 @@ export async function endRun(
   const invocations = result.rootEnd ? [result.rootEnd] : [];
   if (!journalFailure && result.rootEnd) noteRootEnd(session, result.rootEnd);
   if (!journalFailure) session.journal.note('run-end', { data: { status, usage: run.usage, ...(error ? { error: error.toJSON() } : {}), ...(run.fallback ? { fallback: run.fallback } : {}) } });
-  if (!journalFailure) await session.saveStep({ run, invocations });
-  else await (result.rootEnd ? session.store.saveStep({ run, invocations }) : session.store.putRun(run));
+  if (journalFailure) await (result.rootEnd ? session.store.saveStep({ run, invocations }) : session.store.putRun(run));
+  else if (status === 'completed') {
+    // The reply goes to the page while its end is written: the reply is the answer already stored,
+    // and a run whose end could not be written is resumed to that same reply (interrupted-runs.ts).
+    // The write is under way, so anything read from the store after this waits for it.
+    session.saveStep({ run, invocations }).catch((failure: unknown) => session.failFast(asRetinueError(failure)));
+  } else await session.saveStep({ run, invocations });
   return { run, reply: status === 'completed' ? (result.reply ?? '') : '' };
 }
 

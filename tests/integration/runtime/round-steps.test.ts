@@ -224,17 +224,23 @@ test('a run without helpers stores its root’s end with its own, in one write a
   expect(journal.map((event) => event.type).slice(-3)).toEqual(['model-call-end', 'invocation-end', 'run-end']);
 });
 
-test('when the write that ends a run without helpers fails, the run fails and no reply goes out', async () => {
+test('when the write that ends a run fails, the page still gets the answer already stored, and the run resumes to that same reply', async () => {
   harness = await startHarness();
   harness.server.script((request) => (isRoot(request) ? { content: 'The hall is empty.' } : undefined));
 
   const outcome = await harness.startOn(harness.newRuntime(storeFailingTheRunEnd(harness.store)));
+  const stored = await harness.store.getRun(outcome.run.id);
+  const calls = harness.server.requests.length;
+  const resumed = await harness.newRuntime().resumeRun(outcome.run.id, { resolveModel: harness.resolveModel });
 
-  expect(outcome.run.status).toBe('failed');
-  expect(outcome.reply).toBe('');
-  expect((await harness.store.getRun(outcome.run.id))?.status).toBe('failed');
-  // The root did answer: its end is kept as it was (completed), as when it was stored on its own.
-  expect((await harness.store.getInvocation(outcome.run.rootInvocationId))?.status).toBe('completed');
+  // The reply went out while the run's end was written: it is the answer the root's history holds.
+  expect(outcome.reply).toBe('The hall is empty.');
+  expect(stored?.status).toBe('running');
+  expect((await harness.store.getInvocation(outcome.run.rootInvocationId))?.messages.at(-1)).toMatchObject({ role: 'assistant', content: 'The hall is empty.' });
+  // A worker that takes the run up again records the same reply, and asks the model nothing.
+  expect(resumed.reply).toBe('The hall is empty.');
+  expect(resumed.run.status).toBe('completed');
+  expect(harness.server.requests).toHaveLength(calls);
 });
 
 test('a runtime that dies after the answer’s turn, before the run’s end, resumes to the same reply without another call', async () => {
