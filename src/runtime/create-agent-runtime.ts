@@ -1,4 +1,4 @@
-import { CancelledError, HostContractError } from '../errors';
+import { CancelledError, HostContractError, RetinueError } from '../errors';
 import { promptSnapshotSchema, type PromptSnapshot } from '../hosts/prompt-snapshot';
 import type { AgentInvocation } from '../records/invocation';
 import type { AgentRun } from '../records/run';
@@ -180,14 +180,18 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
         depth: 0,
         createdAt: now,
       };
-      // One step before the first model call: the run, the page's chat (the root's history refers to
-      // it), the memory it starts from, the root and the run's first event, stored together or not at all.
-      await environment.store.saveStep({
+      // The run's first step: the run, the page's chat (the root's history refers to it), the memory
+      // it starts from, the root and the run's first event, stored together or not at all. The first
+      // model call does not wait for it: every later write and read of the run comes after it (the
+      // store keeps their order), its failure fails the run fast (the page falls back to its own
+      // model, as before), and the run's end waits for it (the journal's flush).
+      const firstStep = environment.store.saveStep({
         run,
         files: [{ runId, path: PROMPT_SNAPSHOT_PATH, content: JSON.stringify(snapshot), updatedAt: now }, ...memorySeedFiles(runId, memory, now)],
         invocations: [root],
         journal: [{ runId, type: 'run-start', time: now, invocationId: rootId, data: { origin: run.origin, adapter: run.adapter, rootProfileId, title: run.title } }],
       });
+      firstStep.catch(() => undefined);
       const reused = cadence.heldByLedger.flatMap((held) => {
         const result = earlier.find((candidate) => candidate.kind === 'same-message' && candidate.task.targetProfileId === held.id);
         return result ? [{ agentId: held.id, fromRunId: result.task.runId }] : [];
@@ -196,6 +200,8 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
       const offered = await takeEarlierResults(environment.store, runId, earlier, now);
       start.onRunCreated?.(run);
       const session = createSession(environment, { run, snapshot, tasks: [], resolveModel: start.resolveModel, onProgress: start.onProgress, onReplyStream: start.onReplyStream, onEarlyReply: start.onEarlyReply, earlierResults: offered, lore: start.lore });
+      session.journal.carry(firstStep);
+      firstStep.catch((error: unknown) => session.failFast(error instanceof RetinueError ? error : new HostContractError('store-failed', String(error), { cause: error })));
       for (const held of cadence.heldByLedger) session.journal.note('cadence-skip', { invocationId: rootId, data: { agentId: held.id, reason: 'held-by-ledger' } });
       if (profile) await startCadenceHelpers(session, root, cadence.atStart, 'turn-start');
       return drive(session, root, start.signal);

@@ -187,6 +187,11 @@ test('a runtime that dies as the delegate step is stored resumes with all three 
 
 /** A store whose first step that ends a run `completed` fails, as a full disk would. */
 function storeFailingTheRunEnd(store: RunStore): RunStore {
+  return storeFailingStep(store, (step) => step.run?.status === 'completed');
+}
+
+/** The store, where the first step that `fails` matches is refused, as a full disk would. */
+function storeFailingStep(store: RunStore, fails: (step: RunStep) => boolean): RunStore {
   let failed = false;
   return new Proxy(store, {
     get(target, property, receiver) {
@@ -195,7 +200,7 @@ function storeFailingTheRunEnd(store: RunStore): RunStore {
       const method = (value as (...args: unknown[]) => unknown).bind(target);
       if (property !== 'saveStep') return method;
       return (step: RunStep) => {
-        if (!failed && step.run?.status === 'completed') {
+        if (!failed && fails(step)) {
           failed = true;
           return Promise.reject(new Error('The disk is full.'));
         }
@@ -285,4 +290,21 @@ test("a helper's result is one step with the task pointing at it, its end one mo
   const child = await harness.store.getInvocation(task?.childInvocationId ?? '');
   expect(child?.status).toBe('completed');
   expect(child?.messages.at(-1)).toMatchObject({ role: 'tool' });
+});
+
+test('a run whose first step cannot be written fails and gives no reply, though its first model call went out beside that write', async () => {
+  harness = await startHarness();
+  harness.server.script((request) => (isRoot(request) ? { content: 'The hall is empty.', delayMs: 30 } : undefined));
+  const failing = storeFailingStep(harness.store, (step) => step.run?.status === 'running' && (step.files?.length ?? 0) > 0);
+
+  const outcome = await harness.startOn(harness.newRuntime(failing)).then(
+    (value) => ({ status: value.run.status, reply: value.reply, fallback: value.run.fallback?.code }),
+    (error: unknown) => ({ status: 'rejected', reply: '', fallback: undefined, error }),
+  );
+
+  // The page falls back to its own model: the run failed (or could not even record that), never replied.
+  expect(outcome.reply).toBe('');
+  expect(outcome.status === 'failed' || outcome.status === 'rejected').toBe(true);
+  if (outcome.status === 'failed') expect(outcome.fallback).toBeDefined();
+  expect((await harness.store.listRuns()).filter((run) => run.status === 'completed')).toHaveLength(0);
 });
