@@ -5,7 +5,7 @@ import { agentRunSchema, type AgentRun } from '../records/run';
 import { agentTaskRecordSchema, type AgentTaskRecord } from '../records/task';
 import { workspaceFileSchema, type WorkspaceFile } from '../records/workspace-file';
 import { HostContractError } from '../errors';
-import { InvocationRecords, putOrdered, type WriteTransaction } from './invocation-records';
+import { abortQuietly, InvocationRecords, putOrdered, type WriteTransaction } from './invocation-records';
 import { MemoryRecords } from './memory-records';
 import type { MemoryVersion } from '../records/memory-version';
 import { meteredRunStore } from './metered-run-store';
@@ -197,18 +197,42 @@ class IdbRunStore implements RunStore {
   }
 
   async listFiles(runId: string, prefix = '', except?: { folder: string }): Promise<WorkspaceFile[]> {
+    const records = await storeOperation(`list the files of run ${runId}`, () => this.readFilesIn(this.database.transaction('files'), runId, prefix, except));
+    return records.map((record) => this.loadFile(record));
+  }
+
+  async writeFileChecked(runId: string, except: { folder: string } | undefined, decide: (files: WorkspaceFile[]) => WorkspaceFile): Promise<WorkspaceFile> {
+    return storeOperation(`write a file of run ${runId}`, async () => {
+      const transaction = this.database.transaction('files', 'readwrite');
+      try {
+        const files = (await this.readFilesIn(transaction, runId, '', except)).map((record) => this.loadFile(record));
+        const file = validateRecord(workspaceFileSchema, decide(files), { kind: 'workspace file', direction: 'store' });
+        await transaction.store.put(file);
+        await transaction.done;
+        return file;
+      } catch (error) {
+        abortQuietly(transaction);
+        await transaction.done.catch(() => undefined);
+        throw error;
+      }
+    });
+  }
+
+  /** The run's files whose path starts with `prefix`, leaving those under `except.folder` unread. */
+  private async readFilesIn(
+    transaction: { store: { getAll(range: IDBKeyRange): Promise<WorkspaceFile[]> } },
+    runId: string,
+    prefix: string,
+    except: { folder: string } | undefined,
+  ): Promise<WorkspaceFile[]> {
     // '\uffff' is above every code unit a path may hold, so [p, p + '\uffff'] is exactly "starts with p".
     const end = `${prefix}\uffff`;
     const left = except && except.folder.startsWith(prefix) ? except.folder : undefined;
     const ranges = left
       ? [this.keyRange.bound([runId, prefix], [runId, left], false, true), this.keyRange.bound([runId, `${left}\uffff`], [runId, end], true, false)]
       : [this.keyRange.bound([runId, prefix], [runId, end])];
-    const records = await storeOperation(`list the files of run ${runId}`, async () => {
-      const transaction = this.database.transaction('files');
-      const parts = await Promise.all(ranges.map((range) => transaction.store.getAll(range)));
-      return parts.flat();
-    });
-    return records.filter((record) => record.path.startsWith(prefix) && !(left && record.path.startsWith(left))).map((record) => this.loadFile(record));
+    const parts = await Promise.all(ranges.map((range) => transaction.store.getAll(range)));
+    return parts.flat().filter((record) => record.path.startsWith(prefix) && !(left && record.path.startsWith(left)));
   }
 
   async putMemoryVersion(version: MemoryVersion): Promise<void> {

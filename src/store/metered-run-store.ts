@@ -164,6 +164,11 @@ export function meteredRunStore(inner: RunStore): RunStore {
       keep(runId, `file:${path}`, 0);
     },
     listFiles: (runId, prefix, except) => inner.listFiles(runId, prefix, except),
+    async writeFileChecked(runId, except, decide) {
+      const file = await inner.writeFileChecked(runId, except, decide);
+      countFile(file);
+      return file;
+    },
     pruneRuns: (olderThan) => inner.pruneRuns(olderThan),
     close: () => inner.close(),
     countStored(records) {

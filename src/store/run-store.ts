@@ -82,6 +82,12 @@ export interface RunStore {
    * under `except.folder` (a folder ending with `/`) unread: a write's checks skip the page's chat.
    */
   listFiles(runId: string, prefix?: string, except?: { folder: string }): Promise<WorkspaceFile[]>;
+  /**
+   * Reads the run's files (as `listFiles` with `except`), hands them to `decide` and writes the file
+   * it gives back, in one transaction: a write is stored against the files it was checked against.
+   * `decide` runs at once (no waiting inside it) and throws to write nothing.
+   */
+  writeFileChecked(runId: string, except: { folder: string } | undefined, decide: (files: WorkspaceFile[]) => WorkspaceFile): Promise<WorkspaceFile>;
 
   /**
    * Agent memory (docs/agent-memory.md): one version per conversation and reply, keyed by

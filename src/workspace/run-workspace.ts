@@ -170,8 +170,8 @@ export class RunWorkspace {
   /** Writes (replaces or appends to) a physical file, within the caps; writes to one run run one at a time. */
   write(path: string, content: string, options: WorkspaceWriteOptions = {}): Promise<{ path: string; totalChars: number }> {
     return enqueueWrite(this.store, this.runId, async () => {
-      const file = this.checkedFile(path, content, options, await this.filesBeside(path));
-      await this.store.writeFile(file);
+      // Read, checked and written in one transaction.
+      const file = await this.store.writeFileChecked(this.runId, exceptFor(path), (files) => this.checkedFile(path, content, options, files));
       return { path: options.shownAs ?? path, totalChars: file.content.length };
     });
   }
@@ -200,7 +200,7 @@ export class RunWorkspace {
    * toward no cap).
    */
   private filesBeside(path: string): Promise<WorkspaceFile[]> {
-    return this.store.listFiles(this.runId, '', path.startsWith(INPUT_FOLDER) ? undefined : { folder: INPUT_FOLDER });
+    return this.store.listFiles(this.runId, '', exceptFor(path));
   }
 
   /** The file a write of `content` to `path` leaves, checked against `files` (what `filesBeside` read). */
@@ -255,6 +255,11 @@ export class RunWorkspace {
     return normalized.segments;
   }
 
+}
+
+/** What a write to `path` leaves unread: the page's chat in input/, unless it writes there. */
+function exceptFor(path: string): { folder: string } | undefined {
+  return path.startsWith(INPUT_FOLDER) ? undefined : { folder: INPUT_FOLDER };
 }
 
 /** A file cannot sit inside another file: `output/a` being a file refuses `output/a/b`. */

@@ -145,14 +145,15 @@ test('case 7: a user approval racing the await-timeout discard is refused, or is
   const racing: RunStore = new Proxy(harness.store, {
     get(target, property, receiver) {
       const value = Reflect.get(target, property, receiver) as unknown;
-      if (property !== 'writeFile' || typeof value !== 'function') return typeof value === 'function' ? value.bind(target) : value;
-      return async (file: Parameters<RunStore['writeFile']>[0]) => {
+      if (property !== 'writeFileChecked' || typeof value !== 'function') return typeof value === 'function' ? value.bind(target) : value;
+      return async (...[runId, except, decide]: Parameters<RunStore['writeFileChecked']>) => {
         // The moment the discard is being stored, the user clicks approve.
+        const file = decide(await target.listFiles(runId, '', except));
         if (file.content.includes('· Discarded') && raced === undefined) {
-          const [task] = await target.listTasks(file.runId);
-          raced = runtimeRef.reviewTask(file.runId, task?.id ?? '', { kind: 'approve' });
+          const [task] = await target.listTasks(runId);
+          raced = runtimeRef.reviewTask(runId, task?.id ?? '', { kind: 'approve' });
         }
-        return target.writeFile(file);
+        return target.writeFileChecked(runId, except, decide);
       };
     },
   });

@@ -11,7 +11,7 @@ afterEach(async () => {
   await harness.close();
 });
 
-const WRITES = new Set(['putRun', 'putInvocation', 'saveStep', 'putTask', 'appendJournal', 'writeFile', 'deleteFile']);
+const WRITES = new Set(['putRun', 'putInvocation', 'saveStep', 'putTask', 'appendJournal', 'writeFile', 'writeFileChecked', 'deleteFile']);
 
 /** The store, with every write it is asked for added to `writes` (method and argument). */
 function recordingStore(store: RunStore, writes: { method: string; argument: unknown }[]): RunStore {
@@ -83,7 +83,7 @@ test('a round that writes is two writes: its turn is stored before the tool runs
   expect(long.writes.length - short.writes.length).toBe(3 * 4);
   // Each file is written between its turn's step and its result's step.
   const methods = long.writes.map((write) => write.method);
-  const files = methods.flatMap((method, index) => (method === 'writeFile' ? [index] : []));
+  const files = methods.flatMap((method, index) => (method === 'writeFileChecked' ? [index] : []));
   expect(files).toHaveLength(6);
   for (const index of files) expect([methods[index - 1], methods[index + 1]]).toEqual(['saveStep', 'saveStep']);
   expect(readAndWrite.writes.length).toBe(long.writes.length + 6);

@@ -201,7 +201,7 @@ export interface DyingStore {
   frozen: Promise<void>;
 }
 
-const WRITES = new Set(['putRun', 'deleteRun', 'putInvocation', 'saveStep', 'putTask', 'appendJournal', 'writeFile', 'deleteFile', 'pruneRuns']);
+const WRITES = new Set(['putRun', 'deleteRun', 'putInvocation', 'saveStep', 'putTask', 'appendJournal', 'writeFile', 'writeFileChecked', 'deleteFile', 'pruneRuns']);
 
 /**
  * A store that dies like a killed service worker: after every write it asks `diesWhen` about what

@@ -188,6 +188,26 @@ describe('files', () => {
     expect(await store.readFile('r1', 'summaries/a.md')).toBeUndefined();
     expect(await store.readFile('r2', 'summaries/other-run.md')).toBeDefined();
   });
+
+  test('a checked write sees the run\'s files but those of the folder left out, and a refusal writes nothing', async () => {
+    const file = (path: string, content = 'x') => ({ runId: 'r1', path, content, updatedAt: 1 });
+    for (const path of ['input', 'input/prompt-snapshot.json', 'inputs/b.md', 'scratch/a.md']) await store.writeFile(file(path));
+    let seen: string[] = [];
+
+    await store.writeFileChecked('r1', { folder: 'input/' }, (files) => {
+      seen = files.map((entry) => entry.path);
+      return file('scratch/c.md', 'seen');
+    });
+    const refused = await store.writeFileChecked('r1', undefined, () => {
+      throw new HostContractError('no-room', 'No room.');
+    }).catch((error: unknown) => error);
+
+    expect(seen).toEqual(['input', 'inputs/b.md', 'scratch/a.md']);
+    expect((await store.readFile('r1', 'scratch/c.md'))?.content).toBe('seen');
+    expect(refused).toBeInstanceOf(HostContractError);
+    expect((await store.listFiles('r1')).map((entry) => entry.path)).toEqual(['input', 'input/prompt-snapshot.json', 'inputs/b.md', 'scratch/a.md', 'scratch/c.md']);
+    expect((await store.listFiles('r1', 'input', { folder: 'input/' })).map((entry) => entry.path)).toEqual(['input', 'inputs/b.md']);
+  });
 });
 
 describe('deleting and pruning runs', () => {

@@ -126,14 +126,15 @@ describe('write', () => {
     expect((overFolder as ModelBehaviorError).code).toBe('workspace-is-folder');
   });
 
-  test("a write reads the run's files once, and not the page's chat, to check where it goes and what it costs", async () => {
+  test("a write reads the run's files once, and not the page's chat, to check where it goes and what it costs, in the transaction that writes it", async () => {
     const reads: { method: string; except?: string }[] = [];
     const counting = new Proxy(store, {
       get(target, property, receiver) {
         const value: unknown = Reflect.get(target, property, receiver);
-        if (property !== 'readFile' && property !== 'listFiles') return value;
+        if (property !== 'readFile' && property !== 'listFiles' && property !== 'writeFile' && property !== 'writeFileChecked') return value;
         return (...args: unknown[]) => {
-          reads.push({ method: property, ...((args[2] as { folder?: string } | undefined)?.folder ? { except: (args[2] as { folder: string }).folder } : {}) });
+          const except = (property === 'writeFileChecked' ? args[1] : args[2]) as { folder?: string } | undefined;
+          reads.push({ method: property, ...(except?.folder ? { except: except.folder } : {}) });
           return (value as (...parameters: unknown[]) => unknown).apply(target, args);
         };
       },
@@ -147,8 +148,8 @@ describe('write', () => {
     const full = await rejectionOf(counted.write('scratch/agents/critic/more.md', 'm'.repeat(60), { writer: 'agent' }));
 
     expect(reads).toEqual([
-      { method: 'listFiles', except: 'input/' },
-      { method: 'listFiles', except: 'input/' },
+      { method: 'writeFileChecked', except: 'input/' },
+      { method: 'writeFileChecked', except: 'input/' },
     ]);
     expect(full.message).toContain('(102 of 150 characters used)');
     expect(await rejectionOf(counted.write('input/prompt-snapshot.json/x', 'x'))).toBeInstanceOf(ModelBehaviorError);
