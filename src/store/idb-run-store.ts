@@ -5,7 +5,7 @@ import { agentRunSchema, type AgentRun } from '../records/run';
 import { agentTaskRecordSchema, type AgentTaskRecord } from '../records/task';
 import { workspaceFileSchema, type WorkspaceFile } from '../records/workspace-file';
 import { HostContractError } from '../errors';
-import { abortQuietly, InvocationRecords, putOrdered, type WriteTransaction } from './invocation-records';
+import { committed, InvocationRecords, putOrdered, type WriteTransaction } from './invocation-records';
 import { MemoryRecords } from './memory-records';
 import type { MemoryVersion } from '../records/memory-version';
 import { meteredRunStore } from './metered-run-store';
@@ -204,17 +204,12 @@ class IdbRunStore implements RunStore {
   async writeFileChecked(runId: string, except: { folder: string } | undefined, decide: (files: WorkspaceFile[]) => WorkspaceFile): Promise<WorkspaceFile> {
     return storeOperation(`write a file of run ${runId}`, async () => {
       const transaction = this.database.transaction('files', 'readwrite');
-      try {
+      return committed(transaction, async () => {
         const files = (await this.readFilesIn(transaction, runId, '', except)).map((record) => this.loadFile(record));
         const file = validateRecord(workspaceFileSchema, decide(files), { kind: 'workspace file', direction: 'store' });
         await transaction.store.put(file);
-        await transaction.done;
         return file;
-      } catch (error) {
-        abortQuietly(transaction);
-        await transaction.done.catch(() => undefined);
-        throw error;
-      }
+      });
     });
   }
 

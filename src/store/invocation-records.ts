@@ -110,10 +110,26 @@ export async function putOrdered<Name extends 'invocations' | 'tasks', Stores ex
   await store.put({ ...record, storeOrder } as never);
 }
 
-export function abortQuietly(transaction: { abort(): void }): void {
+function abortQuietly(transaction: { abort(): void }): void {
   try {
     transaction.abort();
   } catch {
     // Already finished or aborted: nothing was left to undo.
+  }
+}
+
+/**
+ * Runs `work` in a readwrite transaction and waits for the transaction to commit; on any failure
+ * the transaction is aborted, so nothing of it stays, and the failure is thrown.
+ */
+export async function committed<T>(transaction: { abort(): void; done: Promise<void> }, work: () => Promise<T>): Promise<T> {
+  try {
+    const result = await work();
+    await transaction.done;
+    return result;
+  } catch (error) {
+    abortQuietly(transaction);
+    await transaction.done.catch(() => undefined);
+    throw error;
   }
 }

@@ -4,7 +4,7 @@ import { journalEventSchema, type JournalEvent } from '../records/journal';
 import { agentRunSchema, type AgentRun } from '../records/run';
 import { agentTaskRecordSchema, type AgentTaskRecord } from '../records/task';
 import { workspaceFileSchema, type WorkspaceFile } from '../records/workspace-file';
-import { abortQuietly, checkInvocation, putOrdered, type InvocationRecords, type WriteTransaction } from './invocation-records';
+import { checkInvocation, committed, putOrdered, type InvocationRecords, type WriteTransaction } from './invocation-records';
 import { validateRecord } from './record-validation';
 import type { NewJournalEvent } from './run-store';
 import { runKeyRange, type RunStoreSchema } from './schema';
@@ -68,7 +68,7 @@ export async function writeRunStep(
   const names = storesOf(step);
   if (names.length === 0) return [];
   const transaction: WriteTransaction = context.database.transaction(names, 'readwrite');
-  try {
+  return committed(transaction, async () => {
     // A root's first save refers to the prompt snapshot this same step puts (a run's first step).
     const snapshot = files.find((file) => file.path === PROMPT_SNAPSHOT_PATH);
     const [stored] = await Promise.all([
@@ -78,13 +78,8 @@ export async function writeRunStep(
       inTurn(invocations, (invocation) => context.invocations.writeIn(transaction, invocation, snapshot?.runId === invocation.runId ? snapshot : undefined)),
       inTurn(tasks, (task) => putOrdered(transaction.objectStore('tasks'), task, context.keyRange)),
     ]);
-    await transaction.done;
     return stored;
-  } catch (error) {
-    abortQuietly(transaction);
-    await transaction.done.catch(() => undefined);
-    throw error;
-  }
+  });
 }
 
 /** Writes the items one after another (each waits for the one before to be answered). */
