@@ -1,6 +1,6 @@
 import { afterEach, expect, test } from 'vitest';
 import type { RunStep, RunStore } from '../../../src/store/run-store';
-import { delegate, isCritic, isRoot, rootHistory, startHarness, storeDyingWhen, type Harness } from './runtime-harness';
+import { delegate, isCritic, isRoot, rootHistory, startHarness, storeDyingWhen, storeWith, type Harness } from './runtime-harness';
 
 /**
  * What a run writes per step (issue 23): a round's journal events ride with its history append,
@@ -15,17 +15,14 @@ const WRITES = new Set(['putRun', 'putInvocation', 'saveStep', 'putTask', 'appen
 
 /** The store, with every write it is asked for added to `writes` (method and argument). */
 function recordingStore(store: RunStore, writes: { method: string; argument: unknown }[]): RunStore {
-  return new Proxy(store, {
-    get(target, property, receiver) {
-      const value: unknown = Reflect.get(target, property, receiver);
-      if (typeof value !== 'function') return value;
-      const method = (value as (...args: unknown[]) => unknown).bind(target);
-      return (...args: unknown[]) => {
-        if (WRITES.has(String(property))) writes.push({ method: String(property), argument: args[0] });
-        return method(...args);
-      };
-    },
-  });
+  return storeWith(store, (name, method) =>
+    WRITES.has(name)
+      ? (...args: unknown[]) => {
+          writes.push({ method: name, argument: args[0] });
+          return method(...args);
+        }
+      : undefined,
+  );
 }
 
 type RoundCall = { name: string; arguments: Record<string, unknown> };
@@ -94,20 +91,17 @@ function storeDyingAtStep(store: RunStore, dies: (step: RunStep) => boolean): { 
   let dead = false;
   let died: () => void = () => undefined;
   const frozen = new Promise<void>((resolve) => (died = resolve));
-  const proxy = new Proxy(store, {
-    get(target, property, receiver) {
-      const value: unknown = Reflect.get(target, property, receiver);
-      if (typeof value !== 'function' || !WRITES.has(String(property))) return value;
-      const method = (value as (...args: unknown[]) => unknown).bind(target);
-      return (...args: unknown[]) => {
-        if (!dead && property === 'saveStep' && dies(args[0] as RunStep)) {
-          dead = true;
-          died();
+  const proxy = storeWith(store, (name, method) =>
+    WRITES.has(name)
+      ? (...args: unknown[]) => {
+          if (!dead && name === 'saveStep' && dies(args[0] as RunStep)) {
+            dead = true;
+            died();
+          }
+          return dead ? new Promise<never>(() => undefined) : method(...args);
         }
-        return dead ? new Promise<never>(() => undefined) : method(...args);
-      };
-    },
-  });
+      : undefined,
+  );
   return { store: proxy, frozen };
 }
 
@@ -193,21 +187,17 @@ function storeFailingTheRunEnd(store: RunStore): RunStore {
 /** The store, where the first step that `fails` matches is refused, as a full disk would. */
 function storeFailingStep(store: RunStore, fails: (step: RunStep) => boolean): RunStore {
   let failed = false;
-  return new Proxy(store, {
-    get(target, property, receiver) {
-      const value: unknown = Reflect.get(target, property, receiver);
-      if (typeof value !== 'function') return value;
-      const method = (value as (...args: unknown[]) => unknown).bind(target);
-      if (property !== 'saveStep') return method;
-      return (step: RunStep) => {
-        if (!failed && fails(step)) {
-          failed = true;
-          return Promise.reject(new Error('The disk is full.'));
+  return storeWith(store, (name, method) =>
+    name === 'saveStep'
+      ? (step) => {
+          if (!failed && fails(step as RunStep)) {
+            failed = true;
+            return Promise.reject(new Error('The disk is full.'));
+          }
+          return method(step);
         }
-        return method(step);
-      };
-    },
-  });
+      : undefined,
+  );
 }
 
 test('a run without helpers stores its root’s end with its own, in one write after the answer’s turn', async () => {

@@ -173,26 +173,41 @@ export const isRoot = (request: ScriptedRequest): boolean => request.systemText.
 export const isCritic = (request: ScriptedRequest): boolean => request.systemText.includes(MARKER.critic);
 export const isChecker = (request: ScriptedRequest): boolean => request.systemText.includes(MARKER.checker);
 
+/** One method of a store, bound to it, as `storeWith` hands it to a wrapper. */
+export type StoreMethod = (...args: unknown[]) => unknown;
+
+/**
+ * The store with each method `wrap` returns a function for replaced by it (`method` is the store's
+ * own, bound); the others, and every non-method property, are the store's. The one way the tests
+ * put a fault, a freeze or a record of calls between the runtime and its store.
+ */
+export function storeWith(store: RunStore, wrap: (name: string, method: StoreMethod) => StoreMethod | undefined): RunStore {
+  return new Proxy(store, {
+    get(target, property, receiver) {
+      const value: unknown = Reflect.get(target, property, receiver);
+      if (typeof value !== 'function') return value;
+      const method = (value as StoreMethod).bind(target);
+      return wrap(String(property), method) ?? method;
+    },
+  });
+}
+
 /**
  * A store that, from the write `freezesAfter` picks on, never answers again: the runtime using it
  * is as dead as a service worker the browser killed mid-step, and its records stay as they were.
  */
 export function freezingStore(store: RunStore, freezesAfter: (method: string, argument: unknown) => boolean): RunStore {
   let frozen = false;
-  return new Proxy(store, {
-    get(target, property, receiver) {
-      const value: unknown = Reflect.get(target, property, receiver);
-      if (typeof value !== 'function') return value;
-      const method = (value as (...args: unknown[]) => unknown).bind(target);
-      if (property === 'onJournalAppended' || property === 'close') return method;
-      return async (...args: unknown[]) => {
-        if (frozen) return new Promise(() => undefined);
-        const result: unknown = await method(...args);
-        if (freezesAfter(String(property), args[0])) frozen = true;
-        return result;
-      };
-    },
-  });
+  return storeWith(store, (name, method) =>
+    name === 'onJournalAppended' || name === 'close'
+      ? undefined
+      : async (...args: unknown[]) => {
+          if (frozen) return new Promise(() => undefined);
+          const result: unknown = await method(...args);
+          if (freezesAfter(name, args[0])) frozen = true;
+          return result;
+        },
+  );
 }
 
 /** A store that died: `frozen` resolves once it stopped answering. */
@@ -213,25 +228,21 @@ export function storeDyingWhen(store: RunStore, diesWhen: (store: RunStore) => P
   let died: () => void = () => undefined;
   const frozen = new Promise<void>((resolve) => (died = resolve));
   const never = () => new Promise<never>(() => undefined);
-  const proxy = new Proxy(store, {
-    get(target, property, receiver) {
-      const value: unknown = Reflect.get(target, property, receiver);
-      if (typeof value !== 'function') return value;
-      const method = (value as (...args: unknown[]) => unknown).bind(target);
-      if (property === 'onJournalAppended' || property === 'close') return method;
-      return async (...args: unknown[]) => {
-        if (dead) return never();
-        const result: unknown = await method(...args);
-        if (dead) return never();
-        if (WRITES.has(String(property)) && (await diesWhen(target))) {
-          dead = true;
-          died();
-          return never();
-        }
-        return result;
-      };
-    },
-  });
+  const proxy = storeWith(store, (name, method) =>
+    name === 'onJournalAppended' || name === 'close'
+      ? undefined
+      : async (...args: unknown[]) => {
+          if (dead) return never();
+          const result: unknown = await method(...args);
+          if (dead) return never();
+          if (WRITES.has(name) && (await diesWhen(store))) {
+            dead = true;
+            died();
+            return never();
+          }
+          return result;
+        },
+  );
   return { store: proxy, frozen };
 }
 
