@@ -60,7 +60,8 @@ export function endpointRefusal(modes: ScriptedEndpointModes, body: ChatCompleti
   if (modes.strictRoles && !alternates(body)) {
     return { fault: 'status', status: 400, message: 'Conversation roles must alternate user/assistant/user/assistant/...', code: 'BadRequestError' };
   }
-  const size = requestSize(body);
+  // Sized only for an endpoint with a window: the JSON of a long history is the server's largest cost.
+  const size = modes.contextWindowChars === undefined ? 0 : requestSize(body);
   if (modes.contextWindowChars !== undefined && size > modes.contextWindowChars) {
     const windowTokens = modes.contextWindowTokens ?? modes.contextWindowChars;
     const sizeTokens = Math.round((size * windowTokens) / modes.contextWindowChars);
