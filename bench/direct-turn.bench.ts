@@ -6,6 +6,8 @@
  * and after the model's answer. The browser's relay (page hook, bridge, port) is not in this number;
  * `npm run bench -- browser` measures whole turns in Chromium.
  */
+// First, as in every entry point: zod runs jitless, as it must in the extension (no eval under its CSP).
+import '../src/zod-jitless';
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import OpenAI from 'openai';

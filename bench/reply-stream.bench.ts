@@ -6,6 +6,8 @@
  * to the first reply token, the delay between the model writing a token and the reader getting it,
  * and how many steps the reply arrives in over how long. The browser's relay is not in these numbers.
  */
+// First, as in every entry point: zod runs jitless, as it must in the extension (no eval under its CSP).
+import '../src/zod-jitless';
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import OpenAI from 'openai';

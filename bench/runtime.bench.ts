@@ -4,6 +4,8 @@
  * (b) overhead per model round at zero model latency, against the same tool loop in @openai/agents.
  * Every number is a ratio against a baseline measured here, in the same run.
  */
+// First, as in every entry point: zod runs jitless, as it must in the extension (no eval under its CSP).
+import '../src/zod-jitless';
 import 'fake-indexeddb/auto';
 import { Agent, OpenAIChatCompletionsModel, run, setTracingDisabled, tool } from '@openai/agents';
 import { IDBFactory } from 'fake-indexeddb';

@@ -8,6 +8,8 @@
  * and so are a run's task list and timeline (12 rows, more as their end nears the viewport, which
  * happy-dom never reports); each run checks that the rows not drawn are announced.
  */
+// First, as in every entry point: zod runs jitless, as it must in the extension (no eval under its CSP).
+import '../src/zod-jitless';
 import 'fake-indexeddb/auto';
 import { Window } from 'happy-dom';
 import { performance } from 'node:perf_hooks';

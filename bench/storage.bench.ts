@@ -7,6 +7,8 @@
  * (b) time per round with every message persisted, against the same turn through @openai/agents, which
  *     persists nothing. Goal: at most 1.0×.
  */
+// First, as in every entry point: zod runs jitless, as it must in the extension (no eval under its CSP).
+import '../src/zod-jitless';
 import 'fake-indexeddb/auto';
 import { Agent, OpenAIChatCompletionsModel, run, setTracingDisabled, tool, type AgentInputItem } from '@openai/agents';
 import { IDBCursor, IDBFactory, IDBIndex, IDBObjectStore } from 'fake-indexeddb';
