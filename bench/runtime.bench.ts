@@ -25,6 +25,8 @@ const CHILD_ROUNDS = 3;
 const CALL_DELAY_MS = 200;
 const LOOP_ROUNDS = 50;
 const LOOP_REPEATS = 11;
+/** Each setting of (a) this many times; one run each moved the figure by ±0.02 of ideal between runs. */
+const PARALLEL_REPEATS = 5;
 
 const PARALLEL_MARKER = '[[bench-parallel]]';
 const WORKER_MARKER = '[[bench-worker]]';
@@ -159,24 +161,39 @@ function median(values: number[]): number {
 
 const seconds = (milliseconds: number) => `${(milliseconds / 1000).toFixed(2)} s`;
 
+/** The run with each setting, `PARALLEL_REPEATS` times in turn, so a slow moment falls on all three alike. */
+async function measureSettings(server: ScriptedModelServer, snapshot: PromptSnapshot): Promise<Record<'sequential' | 'byDefault' | 'allAtOnce', MeasuredRun[]>> {
+  const runs: Record<'sequential' | 'byDefault' | 'allAtOnce', MeasuredRun[]> = { sequential: [], byDefault: [], allAtOnce: [] };
+  for (let repeat = 0; repeat < PARALLEL_REPEATS; repeat += 1) {
+    runs.sequential.push(await runRetinue(server, { defaults: { maxRunningChildren: 1 }, snapshot }));
+    runs.byDefault.push(await runRetinue(server, { defaults: {}, snapshot }));
+    runs.allAtOnce.push(await runRetinue(server, { defaults: { maxRunningChildren: CHILDREN }, snapshot }));
+  }
+  return runs;
+}
+
 async function parallelSpeedUp(server: ScriptedModelServer): Promise<void> {
   const snapshot: PromptSnapshot = { messages: [{ role: 'system', content: `${PARALLEL_MARKER} A benchmark.` }, { role: 'user', content: 'Split the work.' }] };
-  console.log(`(a) Parallel speed-up: ${CHILDREN} children × ${CHILD_ROUNDS} rounds, ${CALL_DELAY_MS} ms per model call (the root makes 3 calls)`);
-  const sequential = await runRetinue(server, { defaults: { maxRunningChildren: 1 }, snapshot });
-  console.log(`  one at a time (maxRunningChildren 1, the seed's behaviour): run ${seconds(sequential.milliseconds)}, children ${seconds(sequential.childrenMilliseconds)}`);
-  const byDefault = await runRetinue(server, { defaults: {}, snapshot });
-  console.log(`  scheduler, default (maxRunningChildren 3):                   run ${seconds(byDefault.milliseconds)}, children ${seconds(byDefault.childrenMilliseconds)}`);
-  const allAtOnce = await runRetinue(server, { defaults: { maxRunningChildren: CHILDREN }, snapshot });
-  console.log(`  scheduler, all at once (maxRunningChildren ${CHILDREN}):              run ${seconds(allAtOnce.milliseconds)}, children ${seconds(allAtOnce.childrenMilliseconds)}`);
-  const childrenRatio = sequential.childrenMilliseconds / allAtOnce.childrenMilliseconds;
-  const runRatio = sequential.milliseconds / allAtOnce.milliseconds;
-  const defaultRatio = sequential.childrenMilliseconds / byDefault.childrenMilliseconds;
-  console.log(`  speed-up of the children: ${childrenRatio.toFixed(2)}× with ${CHILDREN} at once (ideal ${CHILDREN}×), ${defaultRatio.toFixed(2)}× with the default 3 (ideal 3×)`);
+  console.log(`(a) Parallel speed-up: ${CHILDREN} children × ${CHILD_ROUNDS} rounds, ${CALL_DELAY_MS} ms per model call (the root makes 3 calls); medians of ${PARALLEL_REPEATS}`);
+  const runs = await measureSettings(server, snapshot);
+  const childrenOf = (measured: MeasuredRun[]) => median(measured.map((run) => run.childrenMilliseconds));
+  const runOf = (measured: MeasuredRun[]) => median(measured.map((run) => run.milliseconds));
+  const [sequential, byDefault, allAtOnce] = [runs.sequential, runs.byDefault, runs.allAtOnce];
+  console.log(`  one at a time (maxRunningChildren 1, the seed's behaviour): run ${seconds(runOf(sequential))}, children ${seconds(childrenOf(sequential))}`);
+  console.log(`  scheduler, default (maxRunningChildren 3):                   run ${seconds(runOf(byDefault))}, children ${seconds(childrenOf(byDefault))}`);
+  console.log(`  scheduler, all at once (maxRunningChildren ${CHILDREN}):              run ${seconds(runOf(allAtOnce))}, children ${seconds(childrenOf(allAtOnce))}`);
+  const childrenRatio = childrenOf(sequential) / childrenOf(allAtOnce);
+  const runRatio = runOf(sequential) / runOf(allAtOnce);
+  const defaultRatio = childrenOf(sequential) / childrenOf(byDefault);
+  const eachRatio = sequential.map((run, index) => run.childrenMilliseconds / (allAtOnce[index] as MeasuredRun).childrenMilliseconds);
+  console.log(`  speed-up of the children: ${childrenRatio.toFixed(2)}× with ${CHILDREN} at once (ideal ${CHILDREN}×, ${(childrenRatio / CHILDREN).toFixed(3)} of it), ${defaultRatio.toFixed(2)}× with the default 3 (ideal 3×)`);
+  console.log(`  each repeat, one at a time against all at once: ${eachRatio.map((ratio) => ratio.toFixed(2)).join(', ')}`);
   console.log(`  speed-up of the whole run: ${runRatio.toFixed(2)}× (less than the children's: the root's own 3 calls cannot overlap)`);
   const ideal = CHILD_ROUNDS * CALL_DELAY_MS;
-  console.log(`  where the time goes with ${CHILDREN} at once: task starts spread over ${allAtOnce.startSpreadMilliseconds.toFixed(0)} ms; children ${seconds(allAtOnce.childrenMilliseconds)} against ${seconds(ideal)} of model latency`);
-  console.log(`  slowest store calls (time to answer, mean), one at a time: ${describeStoreCalls(sequential.storeCalls)}`);
-  console.log(`  slowest store calls (time to answer, mean), ${CHILDREN} at once:   ${describeStoreCalls(allAtOnce.storeCalls)}`);
+  const spread = median(allAtOnce.map((run) => run.startSpreadMilliseconds));
+  console.log(`  where the time goes with ${CHILDREN} at once: task starts spread over ${spread.toFixed(0)} ms; children ${seconds(childrenOf(allAtOnce))} against ${seconds(ideal)} of model latency`);
+  console.log(`  slowest store calls (time to answer, mean), one at a time: ${describeStoreCalls(sequential.at(-1)?.storeCalls ?? new Map())}`);
+  console.log(`  slowest store calls (time to answer, mean), ${CHILDREN} at once:   ${describeStoreCalls(allAtOnce.at(-1)?.storeCalls ?? new Map())}`);
 }
 
 async function overheadPerRound(server: ScriptedModelServer): Promise<void> {
