@@ -7,33 +7,19 @@
  * call: page hook, bridge, background, store, the host call) and after the model's answer (the reply
  * back into the page). Prints the medians of each part and the difference on − off.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
-import { startScriptedModelServer } from '../tests/support/scripted-model-server';
 import { switchOnPrimarySite } from '../tests/e2e/chat-turn-scenarios';
-import { launchChromiumWithExtension } from '../tests/e2e/support/chromium';
 import { sendFixtureMessage, waitForFixtureReady } from '../tests/e2e/support/fixture-pages';
-import { startFixtureServer } from '../tests/e2e/support/fixture-server';
+import { median, startBrowserBench } from './browser-bench-support';
 
 const PAIRS = 7;
 const MODEL_MS = 300;
-const repositoryRoot = fileURLToPath(new URL('..', import.meta.url));
-const scratch = mkdtempSync(path.join(tmpdir(), 'retinue-bench-gain-'));
-execFileSync(path.join(repositoryRoot, 'node_modules/.bin/wxt'), ['build'], { cwd: repositoryRoot, env: { ...process.env, RETINUE_OUT_DIR: scratch }, stdio: 'ignore' });
-
+const bench = await startBrowserBench('gain');
 let requestSeenAt = 0;
-const model = await startScriptedModelServer();
-model.script(() => {
+bench.model.script(() => {
   requestSeenAt = performance.now();
   return { content: 'The lighthouse keeper nods.', delayMs: MODEL_MS };
 });
-const fixtures = await startFixtureServer({ modelBaseUrl: model.baseURL });
-const chromium = await launchChromiumWithExtension({ extensionDirectory: path.join(scratch, 'chrome-mv3') });
-const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 
 interface TurnParts {
   total: number;
@@ -42,12 +28,10 @@ interface TurnParts {
 }
 
 try {
-  const options = await chromium.openExtensionPage('options.html');
-  await switchOnPrimarySite(options, fixtures, model);
-  const on = await chromium.context.newPage();
-  await on.goto(fixtures.pageUrl('/openai-chat/', {}));
-  const off = await chromium.context.newPage();
-  await off.goto(fixtures.pageUrl('/openai-chat/', {}, fixtures.origins.secondary));
+  const { chromium, fixtures } = bench;
+  await switchOnPrimarySite(bench.options, fixtures, bench.model);
+  const on = await chromium.openPage(fixtures.pageUrl('/openai-chat/', {}));
+  const off = await chromium.openPage(fixtures.pageUrl('/openai-chat/', {}, fixtures.origins.secondary));
   await Promise.all([waitForFixtureReady(on), waitForFixtureReady(off)]);
   const timedTurn = async (page: typeof on): Promise<TurnParts> => {
     requestSeenAt = 0;
@@ -72,8 +56,5 @@ try {
     console.log(`  ${name.padEnd(12)} on ${part('on', name).toFixed(1)} ms, off ${part('off', name).toFixed(1)} ms: Retinue adds ${gain.toFixed(1)} ms`);
   }
 } finally {
-  await chromium.close();
-  await fixtures.close();
-  await model.close();
-  rmSync(scratch, { recursive: true, force: true });
+  await bench.close();
 }
