@@ -10,30 +10,16 @@
  * median and range, and the speed-ups one at a time / all at once (ideal 6×) and / default (3×).
  */
 import type { Page } from 'playwright-core';
-import type { AgentProfileInput } from '../src/settings/schema';
-import { peakOverlap, type ScriptedModelServer } from '../tests/support/scripted-model-server';
+import { peakOverlap } from '../tests/support/scripted-model-server';
 import { waitUntil } from '../tests/e2e/support/evaluating-handle';
 import { sendFixtureMessage, waitForFixtureReady } from '../tests/e2e/support/fixture-pages';
 import { readIndexedDb, readRunStore } from '../tests/e2e/support/settings';
 import { switchSitesOn } from '../tests/e2e/support/site-setup';
 import { chromiumVersion, median, startBrowserBench, type BrowserBench } from './browser-bench-support';
+import { benchWorkerProfile, CALL_DELAY_MS, CHILD_ROUNDS, CHILDREN, isBenchWorker, ROOT_REPLY, scriptChildrenWorkload } from './children-workload';
 
-const CHILDREN = 6;
-const CHILD_ROUNDS = 3;
-const CALL_DELAY_MS = 200;
 const REPEATS = 5;
 const DEFAULT_RUNNING_CHILDREN = 3;
-const WORKER_MARKER = '[[bench-worker]]';
-const ROOT_REPLY = 'All parts are in.';
-
-const workerProfile: AgentProfileInput = {
-  id: 'bench-worker',
-  name: 'Bench worker',
-  description: 'Takes notes, then returns. For the benchmark only.',
-  systemPrompt: `${WORKER_MARKER} Write two notes, then return.`,
-  tools: { allow: ['workspace.write'] },
-  budget: { maxRounds: CHILD_ROUNDS + 2, maxToolCalls: 10 },
-};
 
 /** Each setting by the name printed; `undefined` leaves `maxRunningChildren` unset. */
 const SETTINGS = [
@@ -43,32 +29,10 @@ const SETTINGS = [
 ] as const;
 type Setting = (typeof SETTINGS)[number];
 
-/** The worker writes two notes and returns; the root (offered agent_delegate) delegates, awaits, answers. */
-function scriptModel(model: ScriptedModelServer): void {
-  model.script((request) => {
-    if (request.systemText.includes(WORKER_MARKER)) {
-      const round = request.toolResultCount;
-      return round < CHILD_ROUNDS - 1
-        ? { toolCalls: [{ name: 'workspace_write', arguments: { path: `scratch/note-${round}.md`, content: 'A note.' } }], delayMs: CALL_DELAY_MS }
-        : { toolCalls: [{ name: 'task_return', arguments: { summary: 'Done.' } }], delayMs: CALL_DELAY_MS };
-    }
-    if (!request.toolNames.includes('agent_delegate')) return undefined;
-    if (request.toolResultCount === 0) {
-      const delegations = Array.from({ length: CHILDREN }, (_, index) => ({
-        name: 'agent_delegate',
-        arguments: { agentId: workerProfile.id, task: { title: `Part ${index + 1}`, objective: 'Take notes, then return.' } },
-      }));
-      return { toolCalls: delegations, delayMs: CALL_DELAY_MS };
-    }
-    if (request.toolResultCount === CHILDREN) return { toolCalls: [{ name: 'agent_await', arguments: { mode: 'allCompleted' } }], delayMs: CALL_DELAY_MS };
-    return { content: ROOT_REPLY, delayMs: CALL_DELAY_MS };
-  });
-}
-
 /** Writes the settings: the fixture page's origin on, the worker profile, and the setting's limit. */
 async function useSetting(bench: BrowserBench, setting: Setting): Promise<void> {
   const defaults = setting.maxRunningChildren === undefined ? {} : { maxRunningChildren: setting.maxRunningChildren };
-  await switchSitesOn(bench.options, [bench.fixtures.origins.primary], { profiles: [workerProfile], defaults });
+  await switchSitesOn(bench.options, [bench.fixtures.origins.primary], { profiles: [benchWorkerProfile], defaults });
 }
 
 interface MeasuredTurn {
@@ -110,7 +74,7 @@ async function measuredTurn(bench: BrowserBench, page: Page, setting: Setting, r
   if (turn.status !== 'done' || !turn.reply.includes(ROOT_REPLY)) throw new Error(`A turn ended ${turn.status} with ${JSON.stringify(turn.reply)}, not done with "${ROOT_REPLY}".`);
   const runId = await completedRunId(bench.options, runsBefore);
   const calls = bench.model.requests.slice(requestsBefore);
-  const peakWorkerCalls = peakOverlap(calls.filter((request) => request.systemText.includes(WORKER_MARKER)));
+  const peakWorkerCalls = peakOverlap(calls.filter((request) => isBenchWorker(request)));
   const limit = setting.maxRunningChildren ?? DEFAULT_RUNNING_CHILDREN;
   if (peakWorkerCalls > limit) throw new Error(`${peakWorkerCalls} worker calls ran at once under a limit of ${limit}: the setting was not taken before the turn.`);
   return { ...(await childrenSpans(bench.options, runId)), peakWorkerCalls, peakCalls: peakOverlap(calls) };
@@ -129,7 +93,8 @@ function describe(setting: Setting, turns: MeasuredTurn[]): string {
 const bench = await startBrowserBench('children');
 try {
   console.log(chromiumVersion());
-  scriptModel(bench.model);
+  // The root is the page's own model: the one offered agent_delegate.
+  scriptChildrenWorkload(bench.model, (request) => request.toolNames.includes('agent_delegate'));
   await useSetting(bench, SETTINGS[2]);
   const page = await bench.chromium.openPage(bench.fixtures.pageUrl('/openai-chat/', {}));
   await waitForFixtureReady(page);

@@ -19,27 +19,17 @@ import { openRunStore } from '../src/store/idb-run-store';
 import type { RunStore } from '../src/store/run-store';
 import type { PromptSnapshot } from '../src/hosts/prompt-snapshot';
 import { startScriptedModelServer, type ScriptedModelServer } from '../tests/support/scripted-model-server';
+import { benchWorkerProfile, CALL_DELAY_MS, CHILD_ROUNDS, CHILDREN, scriptChildrenWorkload } from './children-workload';
 
-const CHILDREN = 6;
-const CHILD_ROUNDS = 3;
-const CALL_DELAY_MS = 200;
 const LOOP_ROUNDS = 50;
 const LOOP_REPEATS = 11;
 /** Each setting of (a) this many times; one run each moved the figure by ±0.02 of ideal between runs. */
 const PARALLEL_REPEATS = 5;
 
 const PARALLEL_MARKER = '[[bench-parallel]]';
-const WORKER_MARKER = '[[bench-worker]]';
 const LOOP_MARKER = '[[bench-loop]]';
 
-const workerProfile = profileSchema.parse({
-  id: 'bench-worker',
-  name: 'Bench worker',
-  description: 'Takes notes, then returns. For the benchmark only.',
-  systemPrompt: `${WORKER_MARKER} Write two notes, then return.`,
-  tools: { allow: ['workspace.write'] },
-  budget: { maxRounds: CHILD_ROUNDS + 2, maxToolCalls: 10 },
-});
+const workerProfile = profileSchema.parse(benchWorkerProfile);
 const looperProfile = profileSchema.parse({
   id: 'bench-looper',
   name: 'Bench looper',
@@ -52,28 +42,10 @@ const looperProfile = profileSchema.parse({
 const profiles = resolveProfiles({ profiles: [workerProfile, looperProfile] });
 
 function scriptServer(server: ScriptedModelServer): void {
+  scriptChildrenWorkload(server, (request) => request.systemText.includes(PARALLEL_MARKER));
   server.script((request) => {
-    if (request.systemText.includes(WORKER_MARKER)) {
-      const round = request.toolResultCount;
-      return round < CHILD_ROUNDS - 1
-        ? { toolCalls: [{ name: 'workspace_write', arguments: { path: `scratch/note-${round}.md`, content: 'A note.' } }], delayMs: CALL_DELAY_MS }
-        : { toolCalls: [{ name: 'task_return', arguments: { summary: 'Done.' } }], delayMs: CALL_DELAY_MS };
-    }
-    if (request.systemText.includes(PARALLEL_MARKER)) {
-      if (request.toolResultCount === 0) {
-        const delegations = Array.from({ length: CHILDREN }, (_, index) => ({
-          name: 'agent_delegate',
-          arguments: { agentId: 'bench-worker', task: { title: `Part ${index + 1}`, objective: 'Take notes, then return.' } },
-        }));
-        return { toolCalls: delegations, delayMs: CALL_DELAY_MS };
-      }
-      if (request.toolResultCount === CHILDREN) return { toolCalls: [{ name: 'agent_await', arguments: { mode: 'allCompleted' } }], delayMs: CALL_DELAY_MS };
-      return { content: 'All parts are in.', delayMs: CALL_DELAY_MS };
-    }
-    if (request.systemText.includes(LOOP_MARKER)) {
-      return request.toolResultCount < LOOP_ROUNDS ? { toolCalls: [{ name: 'workspace_list', arguments: {} }] } : { content: 'Listed.' };
-    }
-    return undefined;
+    if (!request.systemText.includes(LOOP_MARKER)) return undefined;
+    return request.toolResultCount < LOOP_ROUNDS ? { toolCalls: [{ name: 'workspace_list', arguments: {} }] } : { content: 'Listed.' };
   });
 }
 
