@@ -99,7 +99,7 @@ describe('Firefox: the sidebar', () => {
       markers: document.querySelectorAll('.timeline-marker').length,
       cost: document.querySelector('.cost-total')?.textContent,
     }));
-    expect(timeline.bars).toEqual([['root', 'completed'], ...defaultDelegations.map((delegation) => [delegation.agentId, 'completed'])]);
+    expect(timeline.bars).toEqual([['Writer (root)', 'completed'], ...defaultDelegations.map((delegation) => [delegation.agentId, 'completed'])]);
     expect(timeline.reply).toMatch(/^Reply started at \d+\.\ds, finished at \d+\.\ds$/);
     expect(timeline.markers).toBe(2);
     expect(timeline.cost).toMatch(/5 model calls/);

@@ -11,7 +11,7 @@ import { TokenText } from './token-text';
 import { RunElapsed, useClockSignal, type PanelClock } from './task-clock';
 
 /** A run's cost: model calls, tokens in and out, wall time; then the same by model and by task; the token limit once reached. */
-export function CostLine({ run, journal, now }: { run: AgentRun; journal: JournalEvent[]; now: PanelClock }) {
+export function CostLine({ run, journal, now, rootName }: { run: AgentRun; journal: JournalEvent[]; now: PanelClock; rootName?: string }) {
   const clock = useClockSignal(now);
   // The sums change with the journal, not the clock: only the wall time below reads the clock.
   const cost = useMemo(() => summariseRunCost(run, journal, run.endedAt ?? run.createdAt), [run, journal]);
@@ -38,7 +38,7 @@ export function CostLine({ run, journal, now }: { run: AgentRun; journal: Journa
           ))}
         </ul>
       )}
-      <TaskCostList journal={journal} />
+      <TaskCostList journal={journal} {...(rootName !== undefined ? { rootName } : {})} />
       <TokenCapNote journal={journal} />
       <HistoryCapNote journal={journal} />
     </section>

@@ -96,9 +96,15 @@ function replyMoments(run: AgentRun, journal: readonly JournalEvent[]): { replyS
 }
 
 /** The root profile the run started with, as its `run-start` event names it. */
-function rootProfileLabel(journal: readonly JournalEvent[]): string {
+export function rootProfileIdOf(journal: readonly JournalEvent[]): string {
   for (const event of journal) if (event.type === 'run-start') return event.data.rootProfileId ?? 'root';
   return 'root';
+}
+
+/** The timeline with the root's bar under the root agent's name for the user (its profile's name). */
+export function withRootName(timeline: RunTimeline, rootName: string | undefined): RunTimeline {
+  if (rootName === undefined) return timeline;
+  return { ...timeline, bars: timeline.bars.map((bar) => (bar.id === 'root' ? { ...bar, label: rootName } : bar)) };
 }
 
 function rootRounds(run: AgentRun, journal: readonly JournalEvent[]): number {
@@ -123,7 +129,7 @@ function rootEnd(run: AgentRun, journal: readonly JournalEvent[]): number | unde
 export function buildRunTimeline(run: AgentRun, tasks: readonly AgentTaskRecord[], journal: readonly JournalEvent[], now: number): RunTimeline {
   const root: TimelineBar = {
     id: 'root',
-    label: rootProfileLabel(journal),
+    label: rootProfileIdOf(journal),
     depth: 0,
     status: run.status === 'completed' ? 'completed' : run.status,
     start: run.createdAt,

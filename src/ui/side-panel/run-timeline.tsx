@@ -5,7 +5,7 @@ import type { AgentRun } from '../../records/run';
 import type { AgentTaskRecord } from '../../records/task';
 import { t } from '../ui-text';
 import { formatOffset } from './format';
-import { buildRunTimeline, timelineOffset, type TimelineStatus } from './run-timeline-model';
+import { buildRunTimeline, timelineOffset, withRootName, type TimelineStatus } from './run-timeline-model';
 import { statusMarks, statusWords, TimelineRow } from './timeline-row';
 import { NoteLegendEntries } from './timeline-note-marks';
 import { MoreRows, useShownRows } from './shown-rows';
@@ -17,6 +17,8 @@ export interface RunTimelineProps {
   journal: JournalEvent[];
   /** The panel's clock (or a fixed time): while the run works, the right edge follows it. */
   now: PanelClock;
+  /** The root agent's name for the user; its profile id when absent. */
+  rootName?: string;
 }
 
 /** The axis's right-hand label: the run's length so far. */
@@ -34,11 +36,11 @@ function timelineSpan(horizon: number, origin: number): number {
  * run's time axis, running bars growing with the clock, the notes the user sent each, and the
  * moments the reply started and ended.
  */
-export function RunTimeline({ run, tasks, journal, now }: RunTimelineProps) {
+export function RunTimeline({ run, tasks, journal, now, rootName }: RunTimelineProps) {
   const clock = useClockSignal(now);
   const running = run.status === 'running';
   // The bars change with the records, not the clock: built at the run's start, the right edge is where the latest bar ends.
-  const timeline = useMemo(() => buildRunTimeline(run, tasks, journal, run.createdAt), [run, tasks, journal]);
+  const timeline = useMemo(() => withRootName(buildRunTimeline(run, tasks, journal, run.createdAt), rootName), [run, tasks, journal, rootName]);
   const horizon = useMemo(() => computed(() => (running ? Math.max(clock.value, timeline.horizon) : timeline.horizon)), [clock, running, timeline]);
   const plot = useRef<HTMLDivElement>(null);
   const rows = useRef<HTMLUListElement>(null);

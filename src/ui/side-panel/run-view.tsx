@@ -9,6 +9,8 @@ import { RunFallbackNote } from './run-fallback-note';
 import { ReviewQueue } from './review-queue';
 import { LoreProposals } from './lore-proposals';
 import { RunTimeline } from './run-timeline';
+import { rootProfileIdOf } from './run-timeline-model';
+import { useMemo } from 'preact/hooks';
 import { runDisplayStatus, StatusBadge } from './status-badge';
 import { TaskList } from './task-list';
 import { CadenceUsageLine } from './cadence-usage-line';
@@ -22,6 +24,10 @@ import { RunElapsed } from './task-clock';
  */
 export function RunView({ state }: { state: SidePanelState }) {
   const run = state.run.value;
+  const settings = state.settings.value;
+  const rootProfileId = rootProfileIdOf(state.journal.value);
+  // The root by its name, as the task rows name it ("asked by the writer"), not by its profile id.
+  const rootName = useMemo(() => agentNameOf(settings, rootProfileId), [settings, rootProfileId]);
   if (!run) return null;
   const pinned = state.pinnedRunId.value !== undefined;
   const report = (error: unknown) => (state.notice.value = t('sidepanel_action_failed', error instanceof Error ? error.message : String(error)));
@@ -54,9 +60,9 @@ export function RunView({ state }: { state: SidePanelState }) {
         <RunAgentButton run={run} siteRuns={state.history.value} journal={state.journal.value} settings={state.settings.value} onRun={(agentId) => state.runAgent(agentId)} />
       </div>
       {run.fallback ? <RunFallbackNote fallback={run.fallback} /> : run.error && <p class="error-text">{t('sidepanel_run_error', run.error.message)}</p>}
-      <CostLine run={run} journal={state.journal.value} now={state.now} />
+      <CostLine run={run} journal={state.journal.value} now={state.now} rootName={rootName} />
       <CadenceUsageLine tasks={state.tasks.value} />
-      <RunTimeline run={run} tasks={state.tasks.value} journal={state.journal.value} now={state.now} />
+      <RunTimeline run={run} tasks={state.tasks.value} journal={state.journal.value} now={state.now} rootName={rootName} />
       <ReviewQueue tasks={state.tasks.value} store={state.store} running={run.status === 'running'} onReview={(taskId, decision) => state.reviewTask(taskId, decision)} />
       <LoreProposals journal={state.journal.value} onDecide={(proposalId, decision) => state.decideLore(proposalId, decision)} />
       <TaskList tasks={state.tasks.value} store={state.store} now={state.now} onCancel={state.cancelTask} />

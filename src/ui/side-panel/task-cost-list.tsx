@@ -6,15 +6,15 @@ import { formatCount } from './format';
 import { TokenText } from './token-text';
 import { summariseTaskCost, tokenCapReached } from './task-cost';
 
-/** Tokens per task and model (the root first), estimated ones marked. */
-export function TaskCostList({ journal }: { journal: readonly JournalEvent[] }) {
+/** Tokens per task and model (the root first, under `rootName` when given), estimated ones marked. */
+export function TaskCostList({ journal, rootName }: { journal: readonly JournalEvent[]; rootName?: string }) {
   const costs = useMemo(() => summariseTaskCost(journal), [journal]);
   if (costs.length === 0) return null;
   return (
     <ul class="cost-by-task" aria-label={t('sidepanel_cost_by_task')}>
       {costs.map((cost) => (
         <li key={`${cost.taskName ?? ''}|${cost.model}`} data-task-name={cost.taskName ?? ''} data-model={cost.model}>
-          <span class="cost-task">{cost.taskName ?? t('sidepanel_cost_root')}</span>
+          <span class="cost-task">{cost.taskName ?? rootName ?? t('sidepanel_cost_root')}</span>
           <span class="cost-model">{cost.model}</span>
           <span>{countText('sidepanel_cost_calls', cost.calls)}</span>
           <TokenText counts={cost} />

@@ -105,6 +105,19 @@ describe('SidePanelApp', () => {
     expect(state.journal.value.map((event) => event.seq)).toEqual([1, 2, 3, 4, 5]);
   });
 
+  it('names the root by its profile name in the timeline and the cost by task, as its task rows do', async () => {
+    // Seen on a real SillyTavern 1.18: task rows said "asked by the writer" while the cost and the timeline said "root".
+    await store.putRun(buildRun({ id: 'run-1', status: 'running', createdAt: 1_000 }));
+    await store.appendJournal({ runId: 'run-1', time: 1_000, type: 'run-start', invocationId: 'run-1-root', data: { rootProfileId: 'root' } });
+    await store.appendJournal({ runId: 'run-1', time: 1_100, type: 'model-call-start', invocationId: 'run-1-root', data: { round: 1, model: 'page model' } });
+    await store.appendJournal({ runId: 'run-1', time: 2_000, type: 'model-call-end', invocationId: 'run-1-root', data: { round: 1, ok: true, toolCalls: 1, usage: { rounds: 1, promptTokens: 800, completionTokens: 40, totalTokens: 840 } } });
+
+    await show();
+
+    expect(document.querySelector('.timeline-row[data-bar-id="root"] .timeline-name')!.textContent).toBe('Writer (root)');
+    expect(document.querySelector('.cost-by-task .cost-task')!.textContent).toBe('Writer');
+  });
+
   it('adds a newly delegated task and switches to a new run of the site', async () => {
     await store.putRun(buildRun({ id: 'run-1', status: 'running', title: 'First turn' }));
     await show();
