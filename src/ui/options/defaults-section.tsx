@@ -56,9 +56,9 @@ function DefaultsForm({ state, defaults }: { state: OptionsState; defaults: Sett
     await state.saveSettings({ ...settings, defaults: parsed.data }, t('options_saved'));
   }
 
-  const numberField = (name: NumberField, label: string) => (
-    <Field id={`defaults-${name}`} label={label} error={errors[name]}>
-      <input type="number" value={draft[name]} onInput={(event) => setDraft({ ...draft, [name]: event.currentTarget.value })} {...describedBy(`defaults-${name}`, errors[name])} />
+  const numberField = (name: NumberField, label: string, hint?: string) => (
+    <Field id={`defaults-${name}`} label={label} error={errors[name]} hint={hint}>
+      <input type="number" value={draft[name]} onInput={(event) => setDraft({ ...draft, [name]: event.currentTarget.value })} {...describedBy(`defaults-${name}`, errors[name], hint !== undefined)} />
     </Field>
   );
 
@@ -72,7 +72,7 @@ function DefaultsForm({ state, defaults }: { state: OptionsState; defaults: Sett
               {profiles.map((profile) => <option key={profile.id} value={profile.id}>{profile.name}</option>)}
             </select>
           </Field>
-          {numberField('maxRunningChildren', t('options_defaults_running_children'))}
+          {numberField('maxRunningChildren', t('options_defaults_running_children'), t('options_defaults_running_children_hint'))}
           {numberField('maxTasksPerRun', t('options_defaults_task_cap'))}
           {numberField('maxDepth', t('options_defaults_max_depth'))}
           {numberField('awaitTimeoutSeconds', t('options_defaults_await_timeout'))}

@@ -75,6 +75,15 @@ describe('OptionsApp', () => {
     return document.querySelector<HTMLElement>(`[data-profile-id="${profileId}"]`)!;
   }
 
+  it("tells, beside the tasks-at-once field, of the browser's six connections to one server", async () => {
+    // Seen on a real SillyTavern 1.18: with six helpers and the writer's call, the sixth helper's call waited for a connection.
+    await show();
+    const field = within(document.getElementById('defaults')!).getByLabelText('Tasks running at once per run');
+
+    const hint = document.getElementById(field.getAttribute('aria-describedby') ?? '');
+    expect(hint?.textContent).toContain('at most 6 connections to one server');
+  });
+
   it('shows a built-in profile read-only, with duplicate but no delete', async () => {
     await show();
     const row = within(profileRow('scene-critic'));
