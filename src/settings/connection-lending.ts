@@ -40,11 +40,13 @@ export async function readSiteLending(origin: string, now: number = Date.now(), 
   // Read on every chat turn: the default database stays open (keptPrivateDatabase); a named one is opened for this read.
   const database = databaseName === undefined ? await keptPrivateDatabase() : await openPrivateDatabase(databaseName);
   try {
-    const loans = (await database.getAll('connectionLoans')).flatMap((record) => {
+    // Both reads side by side: each is a round trip to the browser's storage, before every turn's first model call.
+    const [loanRecords, spendRecord] = await Promise.all([database.getAll('connectionLoans'), database.get('keyedSpend', [origin, dayOf(now)])]);
+    const loans = loanRecords.flatMap((record) => {
       const parsed = connectionLoanSchema.safeParse(record);
       return parsed.success && parsed.data.origin === origin ? [parsed.data] : [];
     });
-    const spend = keyedSpendSchema.safeParse(await database.get('keyedSpend', [origin, dayOf(now)]));
+    const spend = keyedSpendSchema.safeParse(spendRecord);
     const decisions = new Map(loans.map((loan) => [loan.connectionId, loan.decision]));
     const loopback = isLoopbackOrigin(origin);
     return {
