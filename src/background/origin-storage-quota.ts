@@ -35,6 +35,11 @@ export interface OriginStorageQuota {
    * then passes through to the page's own model).
    */
   admit(origin: string, incomingBytes: number): Promise<boolean>;
+  /**
+   * Measures a run that has just ended, once its reply is out, so that the next turn's `admit`
+   * (before that turn's first model call) finds its size known rather than reading the run.
+   */
+  remember(run: AgentRun): Promise<void>;
 }
 
 export interface OriginStorageQuotaOptions {
@@ -98,6 +103,10 @@ export function createOriginStorageQuota(options: OriginStorageQuotaOptions): Or
         total -= entry.bytes;
       }
       return total + incomingBytes <= quotaBytes;
+    },
+    async remember(run) {
+      if (run.status === 'running' || baselines.has(run.id)) return;
+      await sizeOf(await options.getStore(), run);
     },
   };
 }

@@ -177,5 +177,7 @@ export function serveRunPort(port: RunServicePort, dependencies: RunPortDependen
     else if (outcome.run.status === 'completed') post({ type: 'run-reply', reply: outcome.reply, ...(outcome.replyStreamed ? { streamed: true } : {}) });
     else if (outcome.run.fallback) post({ type: 'pass-through' });
     else session.answerFailure(pageAnswerForRun(outcome.run));
+    // The page has its answer: measure the run now, not at the start of the next turn.
+    dependencies.storageQuota?.remember(outcome.run).catch((error: unknown) => console.error("Retinue: a run's stored size could not be measured.", error));
   }
 }

@@ -186,4 +186,22 @@ describe('the per-origin store quota', () => {
     expect((await runs()).map((run) => run.id)).toEqual(['still-working']);
     expect(server.requests).toEqual([]);
   });
+
+  test('a run is measured once its reply is out, so the next turn starts without reading it', async () => {
+    server.script(() => ({ content: 'Hello.' }));
+    const storageQuota = createOriginStorageQuota({ getStore: () => context.getStore(), quotaBytes: 1_000_000 });
+    const remembered: string[] = [];
+    const quota = { ...storageQuota, remember: async (run: Parameters<typeof storageQuota.remember>[0]) => {
+      await storageQuota.remember(run);
+      remembered.push(run.id);
+    } };
+    const port = openRunPort({ dependencies: { storageQuota: quota } });
+
+    port.send(runStart);
+
+    await eventually(() => expect(port.received.at(-1)).toMatchObject({ type: 'run-reply', reply: 'Hello.' }));
+    const [run] = await runs();
+    await eventually(() => expect(remembered).toEqual([run!.id]));
+    await eventually(async () => expect((await (await context.getStore()).getRun(run!.id))?.storedBytes).toBeGreaterThan(0));
+  });
 });

@@ -116,3 +116,37 @@ test('a result written to a run after it ended is added to its stored size', asy
   expect(grown - measured).toBeGreaterThanOrEqual(30_000);
   expect(grown - measured).toBeLessThan(30_200);
 });
+
+test('a run remembered as it ends is not read again when the next turn is admitted, and counts the same', async () => {
+  await runWithSnapshot('just-ended', SITE, 1, 10_000);
+  const reads: string[] = [];
+  const counting = new Proxy(store, {
+    get(target, property, receiver) {
+      const value: unknown = Reflect.get(target, property, receiver);
+      if (property !== 'listInvocations' || typeof value !== 'function') return value;
+      return (runId: string) => {
+        reads.push(runId);
+        return (value as (runId: string) => unknown).call(target, runId);
+      };
+    },
+  });
+  const quota = createOriginStorageQuota({ getStore: async () => counting, quotaBytes: 1_000_000 });
+
+  await quota.remember((await store.getRun('just-ended'))!);
+  expect(reads).toEqual(['just-ended']);
+  const admitted = await quota.admit(SITE, 1);
+
+  expect(admitted).toBe(true);
+  expect(reads).toEqual(['just-ended']);
+  const run = await store.getRun('just-ended');
+  expect(run?.storedBytes).toBe(await measureRunBytes(store, { ...run!, storedBytes: undefined }));
+});
+
+test('a running run is not remembered: its size is read when a turn asks', async () => {
+  await runWithSnapshot('still-working', SITE, 1, 10_000, 'running');
+  const quota = createOriginStorageQuota({ getStore: async () => store, quotaBytes: 1_000_000 });
+
+  await quota.remember((await store.getRun('still-working'))!);
+
+  expect((await store.getRun('still-working'))?.storedBytes).toBeUndefined();
+});
