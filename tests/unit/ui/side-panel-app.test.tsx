@@ -31,6 +31,14 @@ describe('SidePanelApp', () => {
     store.close();
   });
 
+  /** A running run `run-1` whose root (profile `rootProfileId`) has made one model call. */
+  async function storeRunWithOneRootCall(rootProfileId: string) {
+    await store.putRun(buildRun({ id: 'run-1', status: 'running', createdAt: 1_000 }));
+    await store.appendJournal({ runId: 'run-1', time: 1_000, type: 'run-start', invocationId: 'run-1-root', data: { rootProfileId } });
+    await store.appendJournal({ runId: 'run-1', time: 1_100, type: 'model-call-start', invocationId: 'run-1-root', data: { round: 1, model: 'page model' } });
+    await store.appendJournal({ runId: 'run-1', time: 2_000, type: 'model-call-end', invocationId: 'run-1-root', data: { round: 1, ok: true, toolCalls: 1, usage: { rounds: 1, promptTokens: 800, completionTokens: 40, totalTokens: 840 } } });
+  }
+
   async function show(origin: string | null = SITE) {
     render(<SidePanelApp state={state} openOptions={() => undefined} />);
     await state.setOrigin(origin ?? undefined);
@@ -87,10 +95,7 @@ describe('SidePanelApp', () => {
   });
 
   it('reads the run’s journal for its cost line and timeline, and takes in new events as they are appended', async () => {
-    await store.putRun(buildRun({ id: 'run-1', status: 'running', createdAt: 1_000 }));
-    await store.appendJournal({ runId: 'run-1', time: 1_000, type: 'run-start', invocationId: 'run-1-root', data: { rootProfileId: 'writer' } });
-    await store.appendJournal({ runId: 'run-1', time: 1_100, type: 'model-call-start', invocationId: 'run-1-root', data: { round: 1, model: 'page model' } });
-    await store.appendJournal({ runId: 'run-1', time: 2_000, type: 'model-call-end', invocationId: 'run-1-root', data: { round: 1, ok: true, toolCalls: 1, usage: { rounds: 1, promptTokens: 800, completionTokens: 40, totalTokens: 840 } } });
+    await storeRunWithOneRootCall('writer');
     await show();
     expect(document.querySelector('.cost-total > span')!.textContent).toBe('1 model call');
     expect(document.querySelector('.timeline-row[data-bar-id="root"] .timeline-name')!.textContent).toBe('writer (root)');
@@ -107,10 +112,7 @@ describe('SidePanelApp', () => {
 
   it('names the root by its profile name in the timeline and the cost by task, as its task rows do', async () => {
     // Seen on a real SillyTavern 1.18: task rows said "asked by the writer" while the cost and the timeline said "root".
-    await store.putRun(buildRun({ id: 'run-1', status: 'running', createdAt: 1_000 }));
-    await store.appendJournal({ runId: 'run-1', time: 1_000, type: 'run-start', invocationId: 'run-1-root', data: { rootProfileId: 'root' } });
-    await store.appendJournal({ runId: 'run-1', time: 1_100, type: 'model-call-start', invocationId: 'run-1-root', data: { round: 1, model: 'page model' } });
-    await store.appendJournal({ runId: 'run-1', time: 2_000, type: 'model-call-end', invocationId: 'run-1-root', data: { round: 1, ok: true, toolCalls: 1, usage: { rounds: 1, promptTokens: 800, completionTokens: 40, totalTokens: 840 } } });
+    await storeRunWithOneRootCall('root');
 
     await show();
 
