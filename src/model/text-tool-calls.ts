@@ -86,6 +86,8 @@ function withoutSpans(body: string, spans: readonly { start: number; end: number
  * // → { calls: [{ name: 'agent_list', arguments: {} }], text: 'On it.', visibleText: 'On it.', reasoning: '', malformed: [], … }
  */
 export function parseTextToolCalls(content: string, options: { toolNames?: readonly string[] } = {}): ParsedAssistantText {
+  // An answer with no text (a native tool call's, most rounds) holds no call and no reasoning to look for.
+  if (content.trim() === '') return { calls: [], text: '', visibleText: '', visibleWithoutMalformed: '', reasoning: '', reasoningClosedBare: false, malformed: [], steps: content.length };
   const prefix = reasoningPrefix(content);
   const reasoningEnd = prefix?.end ?? 0;
   const body = content.slice(reasoningEnd);

@@ -46,6 +46,21 @@ describe('text tool calls: what is not a call', () => {
     }
   });
 
+  test('an answer with no text (a native tool call\'s) holds nothing: no call, no text, no reasoning', () => {
+    for (const content of ['', '  \n\t ']) {
+      expect(parseTextToolCalls(content, { toolNames: ['agent_list'] })).toEqual({
+        calls: [],
+        text: '',
+        visibleText: '',
+        visibleWithoutMalformed: '',
+        reasoning: '',
+        reasoningClosedBare: false,
+        malformed: [],
+        steps: content.length,
+      });
+    }
+  });
+
   test('prose ending in call JSON is a call only when it names a tool on offer', () => {
     const content = 'I will ask the critic.\n{"name": "agent_list", "arguments": {}}';
     expect(parseTextToolCalls(content, { toolNames: ['agent_list'] })).toMatchObject({ calls: [{ name: 'agent_list', arguments: {} }], text: 'I will ask the critic.' });
