@@ -1,7 +1,9 @@
 /**
- * The runtime benchmark, printed from one run against the scripted model server (in-process):
- * (a) parallel speed-up of the scheduler over running children one at a time (the seed's behaviour);
- * (b) overhead per model round at zero model latency, against the same tool loop in @openai/agents.
+ * The runtime benchmark, printed from one run against the scripted model server:
+ * (a) parallel speed-up of the scheduler over running children one at a time (the seed's behaviour),
+ *     the server on a thread of its own;
+ * (b) overhead per model round at zero model latency, against the same tool loop in @openai/agents,
+ *     the server in-process.
  * Every number is a ratio against a baseline measured here, in the same run.
  */
 // First, as in every entry point: zod runs jitless, as it must in the extension (no eval under its CSP).
@@ -19,7 +21,8 @@ import { openRunStore } from '../src/store/idb-run-store';
 import type { RunStore } from '../src/store/run-store';
 import type { PromptSnapshot } from '../src/hosts/prompt-snapshot';
 import { startScriptedModelServer, type ScriptedModelServer } from '../tests/support/scripted-model-server';
-import { benchWorkerProfile, CALL_DELAY_MS, CHILD_ROUNDS, CHILDREN, scriptChildrenWorkload } from './children-workload';
+import { benchWorkerProfile, CALL_DELAY_MS, CHILD_ROUNDS, CHILDREN } from './children-workload';
+import { startChildrenServerThread } from './model-server-thread';
 
 const LOOP_ROUNDS = 50;
 const LOOP_REPEATS = 11;
@@ -41,8 +44,7 @@ const looperProfile = profileSchema.parse({
 });
 const profiles = resolveProfiles({ profiles: [workerProfile, looperProfile] });
 
-function scriptServer(server: ScriptedModelServer): void {
-  scriptChildrenWorkload(server, (request) => request.systemText.includes(PARALLEL_MARKER));
+function scriptLoop(server: ScriptedModelServer): void {
   server.script((request) => {
     if (!request.systemText.includes(LOOP_MARKER)) return undefined;
     return request.toolResultCount < LOOP_ROUNDS ? { toolCalls: [{ name: 'workspace_list', arguments: {} }] } : { content: 'Listed.' };
@@ -87,7 +89,7 @@ function describeStoreCalls(calls: MeasuredRun['storeCalls']): string {
     .join(', ');
 }
 
-async function runRetinue(server: ScriptedModelServer, options: { defaults: Partial<SettingsDefaults>; snapshot: PromptSnapshot; rootProfileId?: string }): Promise<MeasuredRun> {
+async function runRetinue(server: { baseURL: string }, options: { defaults: Partial<SettingsDefaults>; snapshot: PromptSnapshot; rootProfileId?: string }): Promise<MeasuredRun> {
   const openedStore = await openRunStore({ name: 'bench', indexedDB: new IDBFactory() });
   const storeCalls: MeasuredRun['storeCalls'] = new Map();
   const store = timedStore(openedStore, storeCalls);
@@ -134,7 +136,7 @@ function median(values: number[]): number {
 const seconds = (milliseconds: number) => `${(milliseconds / 1000).toFixed(2)} s`;
 
 /** The run with each setting, `PARALLEL_REPEATS` times in turn, so a slow moment falls on all three alike. */
-async function measureSettings(server: ScriptedModelServer, snapshot: PromptSnapshot): Promise<Record<'sequential' | 'byDefault' | 'allAtOnce', MeasuredRun[]>> {
+async function measureSettings(server: { baseURL: string }, snapshot: PromptSnapshot): Promise<Record<'sequential' | 'byDefault' | 'allAtOnce', MeasuredRun[]>> {
   const runs: Record<'sequential' | 'byDefault' | 'allAtOnce', MeasuredRun[]> = { sequential: [], byDefault: [], allAtOnce: [] };
   for (let repeat = 0; repeat < PARALLEL_REPEATS; repeat += 1) {
     runs.sequential.push(await runRetinue(server, { defaults: { maxRunningChildren: 1 }, snapshot }));
@@ -144,7 +146,18 @@ async function measureSettings(server: ScriptedModelServer, snapshot: PromptSnap
   return runs;
 }
 
-async function parallelSpeedUp(server: ScriptedModelServer): Promise<void> {
+/** (a) against a model server on a thread of its own, as a remote endpoint is (model-server-thread.ts). */
+async function parallelSpeedUp(): Promise<void> {
+  const server = await startChildrenServerThread(PARALLEL_MARKER);
+  try {
+    await measureParallelSpeedUp(server);
+  } finally {
+    const unmatched = await server.close();
+    if (unmatched > 0) console.log(`  note: ${unmatched} request(s) matched no script.`);
+  }
+}
+
+async function measureParallelSpeedUp(server: { baseURL: string }): Promise<void> {
   const snapshot: PromptSnapshot = { messages: [{ role: 'system', content: `${PARALLEL_MARKER} A benchmark.` }, { role: 'user', content: 'Split the work.' }] };
   console.log(`(a) Parallel speed-up: ${CHILDREN} children × ${CHILD_ROUNDS} rounds, ${CALL_DELAY_MS} ms per model call (the root makes 3 calls); medians of ${PARALLEL_REPEATS}`);
   const runs = await measureSettings(server, snapshot);
@@ -195,10 +208,11 @@ process.removeAllListeners('warning');
 process.on('warning', (warning) => {
   if (warning.name !== 'MaxListenersExceededWarning') console.warn(warning);
 });
+await parallelSpeedUp();
+// (b) on the runtime's own thread: both loops pay the server's work alike, round by round.
 const server = await startScriptedModelServer();
-scriptServer(server);
+scriptLoop(server);
 try {
-  await parallelSpeedUp(server);
   await overheadPerRound(server);
   if (server.unmatched.length > 0) console.log(`  note: ${server.unmatched.length} request(s) matched no script.`);
 } finally {
