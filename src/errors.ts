@@ -52,7 +52,8 @@ export class HostContractError extends RetinueError {
 
 /** The work was cancelled (page Stop, side panel, timeout, or the parent ended). */
 export class CancelledError extends RetinueError {
-  constructor(message = 'The work was cancelled.', options?: { cause?: unknown }) {
-    super('cancelled', 'cancelled', message, options);
+  /** `code` says why, where the side panel has words of its own for it (src/runtime/cancel-reasons.ts). */
+  constructor(message = 'The work was cancelled.', options?: { cause?: unknown; code?: string }) {
+    super('cancelled', options?.code ?? 'cancelled', message, options);
   }
 }

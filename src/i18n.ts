@@ -39,6 +39,14 @@ export function t(key: MessageKey, substitutions?: string | string[]): string {
 }
 
 /**
+ * The translation kept for a code the background sent under `<prefix>_<code>` (dashes as
+ * underscores), where the browser's language has one; see {@link translatedMessage}.
+ */
+export function translatedForCode(prefix: string, code: string): string | undefined {
+  return translatedMessage(`${prefix}_${code.replaceAll('-', '_')}`);
+}
+
+/**
  * The message for `key` only where the browser's language has a translation of its own: undefined
  * for an unknown key, where `browser.i18n` is unavailable, or where the browser falls back to the
  * English text. For texts the background composed in English with the details filled in, which the

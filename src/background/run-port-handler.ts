@@ -1,9 +1,10 @@
-import { CancelledError, HostContractError, RetinueError } from '../errors';
+import { HostContractError, RetinueError } from '../errors';
 import { createPageRelayedFetch, type PageRelayedFetch } from '../hosts/page-relayed-fetch';
 import { SNAPSHOT_LIMITS } from '../hosts/prompt-snapshot';
 import { bridgeToBackgroundMessageSchema, type BackgroundToBridgeMessage, type BridgeToBackgroundMessage } from '../messaging/run-port-messages';
 import type { RunFallback } from '../records/run';
 import type { EarlyReply } from '../runtime/agent-runtime';
+import { CANCEL_REASONS, cancelledFor } from '../runtime/cancel-reasons';
 import { fallbackForError, PageModelFallbackError } from '../runtime/fail-open';
 import { isSiteSwitchedOn } from '../settings/site-settings';
 import { whileHeld } from './background-keep-alive';
@@ -91,7 +92,7 @@ export function serveRunPort(port: RunServicePort, dependencies: RunPortDependen
     clearTimeout(rootTimer);
     closed = true;
     relay?.failAll('The page went away.');
-    if (!repliedEarly) abort.abort(new CancelledError('The page went away before the reply was finished.'));
+    if (!repliedEarly) abort.abort(cancelledFor(CANCEL_REASONS.pageGone));
   });
   port.onMessage.addListener((raw) => {
     const parsed = bridgeToBackgroundMessageSchema.safeParse(raw);
@@ -118,7 +119,7 @@ export function serveRunPort(port: RunServicePort, dependencies: RunPortDependen
       passThroughOverSnapshotLimit();
     } else if (message.type === 'run-abort') {
       if (repliedEarly) return;
-      abort.abort(new CancelledError('The page stopped the generation.'));
+      abort.abort(cancelledFor(CANCEL_REASONS.pageStopped));
     } else if (message.type !== 'keep-alive') {
       relay?.deliver(message);
     }

@@ -20,6 +20,7 @@ import { endRun, suspendedOutcome } from './root-run';
 import { abortReason, isSuspended } from './run-signals';
 import type { RunSession } from './run-session';
 import { endUnfinishedChildren } from './task-ending';
+import { CANCEL_REASONS, reasonOf } from './cancel-reasons';
 
 export type RunAgentRefusal = { ok: false; code: string; message: string };
 
@@ -124,7 +125,7 @@ export async function runBetweenTurns(session: RunSession): Promise<RunOutcome> 
     await session.scheduler.settled();
     return suspendedOutcome(session);
   }
-  const reason = session.signal.aborted ? abortReason(session.signal).message : 'The run ended before this task finished.';
+  const reason = session.signal.aborted ? reasonOf(abortReason(session.signal)) : CANCEL_REASONS.runEnded;
   await endUnfinishedChildren(session, reason);
   return endRun(session, 'completed', { ...(session.run.reply !== undefined ? { reply: session.run.reply } : {}) });
 }

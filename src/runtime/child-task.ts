@@ -14,6 +14,7 @@ import { taskStartRefusal } from './limits/asking';
 import { endTask } from './task-ending';
 import { ranWithRecorded } from './task-ran-with';
 import { childWorkspaceView, parentEnded, subtreeReason } from './task-tree';
+import { cancelledFor } from './cancel-reasons';
 
 function asRetinueError(error: unknown): RetinueError {
   if (error instanceof RetinueError) return error;
@@ -48,20 +49,20 @@ export async function runChildTask(session: RunSession, taskId: string, signal: 
     const endedParent = parentEnded(session, task);
     if (endedParent) {
       // The task that gave this one ended while the runtime was stopped: this one ends with it.
-      await endTask(session, taskId, invocation, { status: 'cancelled', error: new CancelledError(subtreeReason(endedParent.status)) });
+      await endTask(session, taskId, invocation, { status: 'cancelled', error: cancelledFor(subtreeReason(endedParent.status)) });
       return;
     }
     if (invocation.status === 'cancelled' || invocation.status === 'failed') {
       // Its end was being recorded when the runtime stopped (records written before that order):
       // finish recording it, never start it again.
-      const error = new CancelledError(invocation.error?.message ?? 'The task was cancelled.');
+      const error = new CancelledError(invocation.error?.message ?? 'The task was cancelled.', { ...(invocation.error ? { code: invocation.error.code } : {}) });
       await endTask(session, taskId, invocation, invocation.status === 'cancelled' ? { status: 'cancelled', error } : { status: 'failed', error });
       return;
     }
     const startRefusal = task.status === 'queued' ? taskStartRefusal({ session, invocation }) : undefined;
     if (startRefusal !== undefined) {
       // A limit allows no new task now (the spend cap): this one ends before it began.
-      await endTask(session, taskId, invocation, { status: 'cancelled', error: new CancelledError(startRefusal) });
+      await endTask(session, taskId, invocation, { status: 'cancelled', error: cancelledFor(startRefusal) });
       return;
     }
     // A task that was already working when the runtime stopped was announced then: not again.

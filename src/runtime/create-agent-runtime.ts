@@ -28,6 +28,7 @@ import { planCadence, renderCadenceSection } from './cadence';
 import { runOnDemand, startCadenceHelpers } from './cadence-start';
 import { sendGuidance } from './guidance';
 import { betweenTurnsRefusal, isReopenedRun, reopenForHelper, runAgainBetweenTurns, runBetweenTurns } from './between-turns';
+import { CANCEL_REASONS, cancelledFor } from './cancel-reasons';
 
 const TITLE_CHARS = 80;
 
@@ -113,7 +114,7 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
   async function drive(session: RunSession, root: AgentInvocation, signal: AbortSignal | undefined, driver: typeof runRoot = runRoot): Promise<RunOutcome> {
     // A fail-open ending (a limit the turn met) keeps its reason; any other abort is the page stopping.
     const stop = (): void =>
-      session.controller.abort(signal?.reason instanceof PageModelFallbackError ? signal.reason : new CancelledError('The page stopped the generation.'));
+      session.controller.abort(signal?.reason instanceof PageModelFallbackError ? signal.reason : cancelledFor(CANCEL_REASONS.pageStopped));
     if (signal?.aborted) stop();
     signal?.addEventListener('abort', stop, { once: true });
     const done = driver(session, root);
@@ -232,13 +233,13 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
     },
 
     cancelRun(runId, reason) {
-      sessions.get(runId)?.session.controller.abort(new CancelledError(reason ?? 'The run was cancelled.'));
+      sessions.get(runId)?.session.controller.abort(reason === undefined ? cancelledFor(CANCEL_REASONS.runByUser) : new CancelledError(reason));
     },
 
     cancelTask(runId, taskId) {
       const active = sessions.get(runId);
       if (!active) return;
-      cancelTask(active.session, taskId, 'Cancelled by the user.').catch((error: unknown) =>
+      cancelTask(active.session, taskId, CANCEL_REASONS.byUser).catch((error: unknown) =>
         active.session.failFast(error instanceof HostContractError ? error : new HostContractError('cancel-failed', String(error))),
       );
     },

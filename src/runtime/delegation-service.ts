@@ -14,6 +14,7 @@ import type { RunSession } from './run-session';
 import { delegationRefusal, waitEndings } from './limits/asking';
 import { discardUnreviewed } from './task-review';
 import { parentTaskOf } from './task-tree';
+import { CANCEL_REASONS } from './cancel-reasons';
 
 const ENDED: ReadonlySet<AgentTaskRecord['status']> = new Set(['completed', 'failed', 'cancelled']);
 
@@ -177,7 +178,7 @@ export function createDelegationPort(session: RunSession, caller: AgentInvocatio
       const tasks = selectTasks(session, caller.id, names);
       const views: TaskView[] = [];
       for (const task of tasks) {
-        if (!isEnded(task)) await cancelTask(session, task.id, 'Cancelled by the agent that delegated it.');
+        if (!isEnded(task)) await cancelTask(session, task.id, CANCEL_REASONS.byDelegator);
         views.push(await viewOf(session, session.tasks.get(task.id) ?? task));
       }
       return views;

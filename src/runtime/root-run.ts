@@ -1,4 +1,4 @@
-import { CancelledError, HostContractError, RetinueError } from '../errors';
+import { HostContractError, RetinueError } from '../errors';
 import type { AgentInvocation } from '../records/invocation';
 import type { AgentRun, RunFallback, RunStatus } from '../records/run';
 import type { RunOutcome } from './agent-runtime';
@@ -15,6 +15,7 @@ import { abortReason, isSuspended } from './run-signals';
 import type { RunSession } from './run-session';
 import { samplingFor } from './turn-preparation';
 import { createRootWorkspaceView } from '../workspace/root-view';
+import { CANCEL_REASONS, cancelledFor, reasonOf } from './cancel-reasons';
 
 function asRetinueError(error: unknown): RetinueError {
   if (error instanceof RetinueError) return error;
@@ -131,11 +132,11 @@ export async function runRoot(session: RunSession, rootInvocation: AgentInvocati
       if (session.tasks.size === 0 && afterHelpers.length === 0) invocation = rootEndUnstored = endedRoot(session, invocation, 'completed');
       else invocation = await endRootInvocation(session, invocation, 'completed');
       // Without a reply deadline the root's own unfinished tasks end with it, as ever; helpers that run after the reply start then.
-      if (afterHelpers.length > 0 && !session.replyDue.enabled) await endUnfinishedChildren(session, 'The run ended before this task finished.');
+      if (afterHelpers.length > 0 && !session.replyDue.enabled) await endUnfinishedChildren(session, CANCEL_REASONS.runEnded);
       const rootInvocation = invocation;
       const afterReply = { count: afterHelpers.length, start: () => startCadenceHelpers(session, rootInvocation, afterHelpers, 'after-reply', reply) };
       const replied = await replyWhileHelpersWork(session, reply, driver.replyStream?.lastTurnStreamed === true, afterReply);
-      await endUnfinishedChildren(session, 'The run ended before this task finished.');
+      await endUnfinishedChildren(session, CANCEL_REASONS.runEnded);
       // A run that already replied stays completed when stopped later; only a suspension keeps it open.
       if (session.signal.aborted && (!replied || isSuspended(session.signal))) throw abortReason(session.signal);
       const outcome = await endRun(session, 'completed', { reply, ...(rootEndUnstored ? { rootEnd: rootEndUnstored } : {}) });
@@ -152,8 +153,8 @@ export async function runRoot(session: RunSession, rootInvocation: AgentInvocati
     }
     const reason = session.signal.aborted ? abortReason(session.signal) : asRetinueError(error);
     const status = reason.fault === 'cancelled' ? 'cancelled' : 'failed';
-    const childrenReason = status === 'cancelled' ? reason.message : 'The run failed before this task finished.';
-    if (!session.signal.aborted) session.controller.abort(new CancelledError(childrenReason));
+    const childrenReason = status === 'cancelled' ? reasonOf(reason) : CANCEL_REASONS.runFailed;
+    if (!session.signal.aborted) session.controller.abort(cancelledFor(childrenReason));
     try {
       if (invocation.status === 'running' || invocation.status === 'created') await endRootInvocation(session, invocation, status, reason);
       await endUnfinishedChildren(session, childrenReason);

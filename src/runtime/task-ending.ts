@@ -1,4 +1,4 @@
-import { CancelledError, type RetinueError } from '../errors';
+import type { RetinueError } from '../errors';
 import type { AgentInvocation } from '../records/invocation';
 import type { ResultCapsule } from '../records/capsule';
 import type { AgentTaskRecord } from '../records/task';
@@ -6,6 +6,7 @@ import type { RunSession } from './run-session';
 import { awaitsReview } from '../records/task-review';
 import { asksForReview, noteReviewStart, reviewProgressLine, withReviewRequest, writeReadableResultFile } from './task-review';
 import { subtreeReason, type EndStatus } from './task-tree';
+import { cancelledFor, type CancelReason } from './cancel-reasons';
 
 /**
  * How tasks end: one task (its records, journal and progress), the subtree it leaves unfinished,
@@ -91,26 +92,26 @@ export async function endSubtree(session: RunSession, invocationId: string, pare
  * Cancels one task: a queued one is recorded cancelled at once, a running one is aborted and its
  * runner records it. Resolves when the task's records say how it ended.
  */
-export async function cancelTask(session: RunSession, taskId: string, reason: string): Promise<void> {
-  const outcome = await session.scheduler.cancel(taskId, new CancelledError(reason));
+export async function cancelTask(session: RunSession, taskId: string, reason: CancelReason): Promise<void> {
+  const outcome = await session.scheduler.cancel(taskId, cancelledFor(reason));
   const task = session.tasks.get(taskId);
   if (outcome === 'aborted' || !task || task.status === 'completed' || task.status === 'failed' || task.status === 'cancelled') return;
   // Its creation is stored first, so that step cannot overwrite the end recorded here.
   if (!(await session.creations.stored(taskId))) return;
   const invocation = await session.store.getInvocation(task.childInvocationId);
-  await endTask(session, taskId, invocation, { status: 'cancelled', error: new CancelledError(reason) });
+  await endTask(session, taskId, invocation, { status: 'cancelled', error: cancelledFor(reason) });
   session.scheduler.notify();
 }
 
 /** Cancels every unfinished child (the root ended) and waits until their records say so. */
-export async function endUnfinishedChildren(session: RunSession, reason: string): Promise<void> {
-  const dequeued = session.scheduler.cancelAll(new CancelledError(reason));
+export async function endUnfinishedChildren(session: RunSession, reason: CancelReason): Promise<void> {
+  const dequeued = session.scheduler.cancelAll(cancelledFor(reason));
   await session.scheduler.settled();
   for (const task of session.tasks.values()) {
     if (task.status !== 'queued' && task.status !== 'running') continue;
     if (!dequeued.includes(task.id) && session.scheduler.isRunning(task.id)) continue;
     if (!(await session.creations.stored(task.id))) continue;
     const invocation = await session.store.getInvocation(task.childInvocationId);
-    await endTask(session, task.id, invocation, { status: 'cancelled', error: new CancelledError(reason) });
+    await endTask(session, task.id, invocation, { status: 'cancelled', error: cancelledFor(reason) });
   }
 }

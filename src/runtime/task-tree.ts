@@ -2,6 +2,7 @@ import type { AgentTaskRecord } from '../records/task';
 import { createChildWorkspaceView, type ChildScope } from '../workspace/child-view';
 import type { WorkspaceView } from '../workspace/workspace-view';
 import type { RunSession } from './run-session';
+import { CANCEL_REASONS, type CancelReason } from './cancel-reasons';
 
 /**
  * Nested delegation: a run's tasks form a tree (the root's tasks, the tasks those children started,
@@ -56,14 +57,14 @@ export function childWorkspaceView(session: RunSession, placement: TaskPlacement
 
 export type EndStatus = 'completed' | 'failed' | 'cancelled';
 
-const SUBTREE_REASON: Record<EndStatus, string> = {
-  completed: 'The agent that gave this task finished before this task did.',
-  failed: 'The agent that gave this task failed before this task finished.',
-  cancelled: 'The agent that gave this task was cancelled.',
+const SUBTREE_REASON: Record<EndStatus, CancelReason> = {
+  completed: CANCEL_REASONS.parentCompleted,
+  failed: CANCEL_REASONS.parentFailed,
+  cancelled: CANCEL_REASONS.parentCancelled,
 };
 
 /** Why a task was ended because the task that gave it ended (shown in the side panel). */
-export function subtreeReason(parentEnd: AgentTaskRecord['status']): string {
+export function subtreeReason(parentEnd: AgentTaskRecord['status']): CancelReason {
   return parentEnd === 'completed' || parentEnd === 'failed' || parentEnd === 'cancelled' ? SUBTREE_REASON[parentEnd] : SUBTREE_REASON.cancelled;
 }
 

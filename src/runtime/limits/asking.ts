@@ -2,6 +2,7 @@ import type { ModelBehaviorError } from '../../errors';
 import type { AgentInvocation } from '../../records/invocation';
 import { LIMITS } from './all-limits';
 import { withMet, withNoted, type Limit, type LimitScope, type WaitEnding } from './limit';
+import type { CancelReason } from '../cancel-reasons';
 
 /** The first limit that ends the invocation's loop now, if any (asked in `LIMITS` order). */
 export async function limitEndingLoop(scope: LimitScope): Promise<Limit | undefined> {
@@ -49,7 +50,7 @@ export function delegationRefusal(scope: LimitScope): ModelBehaviorError | undef
 }
 
 /** Why a queued task may not start now (scope: its own invocation), if a limit refuses it. */
-export function taskStartRefusal(scope: LimitScope): string | undefined {
+export function taskStartRefusal(scope: LimitScope): CancelReason | undefined {
   for (const limit of LIMITS) {
     const refusal = limit.refusesTaskStart?.(scope);
     if (refusal !== undefined) return refusal;

@@ -9,6 +9,7 @@ import { ModelBehaviorError } from '../../errors';
 import type { RunSession } from '../run-session';
 import { cancelTask } from '../task-ending';
 import type { Limit } from './limit';
+import { CANCEL_REASONS } from '../cancel-reasons';
 
 /**
  * 16 MiB: a snapshot at its largest (4 M characters) with room for what the agents add (tool results,
@@ -27,7 +28,7 @@ function reached(session: RunSession): boolean {
 }
 
 const megabytes = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
-const NOT_STARTED = 'Not started: the run reached the size its history may have.';
+const NOT_STARTED = CANCEL_REASONS.historyCap;
 
 /** Records the cap on the run once (`history-cap-reached` in the journal, a progress line), and cancels queued tasks. */
 async function recordReached(session: RunSession): Promise<void> {

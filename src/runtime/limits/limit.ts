@@ -2,6 +2,7 @@ import type { ModelBehaviorError } from '../../errors';
 import type { AgentInvocation } from '../../records/invocation';
 import type { ReviewLapse } from '../../records/task-review';
 import type { RunSession } from '../run-session';
+import type { CancelReason } from '../cancel-reasons';
 
 /** The limits there are (each one file in this folder, listed in all-limits.ts). */
 export type LimitId = 'round-cap' | 'tool-call-cap' | 'spend-cap' | 'history-cap' | 'reply-deadline';
@@ -42,7 +43,7 @@ export interface Limit {
   /** Why `agent.delegate` starts no new task now, when this limit refuses it. */
   refusesDelegation?(scope: LimitScope): ModelBehaviorError | undefined;
   /** Why a queued task may not start now (it is cancelled with these words), when this limit refuses it. */
-  refusesTaskStart?(scope: LimitScope): string | undefined;
+  refusesTaskStart?(scope: LimitScope): CancelReason | undefined;
   /** A signal that ends the invocation's waits for its tasks. */
   endsWaits?(scope: LimitScope): WaitEnding | undefined;
 }

@@ -11,6 +11,7 @@ import type { AgentProfile, Connection, SettingsDefaults } from '../../settings/
 import type { RunSession } from '../run-session';
 import { cancelTask } from '../task-ending';
 import type { Limit } from './limit';
+import { CANCEL_REASONS } from '../cancel-reasons';
 
 /**
  * The spend cap of a run whose agents may use a connection that carries an API key, when neither the
@@ -49,7 +50,7 @@ function reached(session: RunSession): boolean {
 
 const tokens = (count: number) => count.toLocaleString('en-US');
 
-const NOT_STARTED = 'Not started: the run reached its token limit.';
+const NOT_STARTED = CANCEL_REASONS.spendCap;
 
 /**
  * Records the cap on the run once, when it is first seen (`tokenCapReachedAt`; the side panel shows

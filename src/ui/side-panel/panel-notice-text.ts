@@ -1,4 +1,4 @@
-import { translatedMessage } from '../../i18n';
+import { translatedForCode } from '../../i18n';
 
 /**
  * What the side panel shows for a refusal the background sent (`panel-error`): the background's
@@ -7,5 +7,5 @@ import { translatedMessage } from '../../i18n';
  * translation shows the English message.
  */
 export function panelNoticeText(code: string, message: string): string {
-  return translatedMessage(`panelNotice_${code.replaceAll('-', '_')}`) ?? message;
+  return translatedForCode('panelNotice', code) ?? message;
 }

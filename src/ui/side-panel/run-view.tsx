@@ -17,6 +17,7 @@ import { CadenceUsageLine } from './cadence-usage-line';
 import { GuidancePanel } from './guidance-panel';
 import { RunAgentButton } from './run-agent-button';
 import { RunElapsed } from './task-clock';
+import { recordErrorText } from './record-error-text';
 
 /**
  * The current (or opened) run: root status, time, cancel, export, its tasks and its reply. It reads
@@ -59,7 +60,7 @@ export function RunView({ state }: { state: SidePanelState }) {
         <RunExportButtons store={state.store} runId={run.id} onError={report} />
         <RunAgentButton run={run} siteRuns={state.history.value} journal={state.journal.value} settings={state.settings.value} onRun={(agentId) => state.runAgent(agentId)} />
       </div>
-      {run.fallback ? <RunFallbackNote fallback={run.fallback} /> : run.error && <p class="error-text">{t('sidepanel_run_error', run.error.message)}</p>}
+      {run.fallback ? <RunFallbackNote fallback={run.fallback} /> : run.error && <p class="error-text">{t('sidepanel_run_error', recordErrorText(run.error))}</p>}
       <CostLine run={run} journal={state.journal.value} now={state.now} rootName={rootName} />
       <CadenceUsageLine tasks={state.tasks.value} />
       <RunTimeline run={run} tasks={state.tasks.value} journal={state.journal.value} now={state.now} rootName={rootName} />

@@ -5,6 +5,7 @@ import { t } from '../ui-text';
 import { ArtifactItem } from './artifact-item';
 import { MarkdownView } from './markdown-view';
 import { loadTaskResult, type TaskResult } from './task-result-loader';
+import { recordErrorText } from './record-error-text';
 
 /** The details of one task: its error, its rendered result capsule and its workspace files. */
 export function TaskResultView({ store, task }: { store: RunStore; task: AgentTaskRecord }) {
@@ -24,7 +25,7 @@ export function TaskResultView({ store, task }: { store: RunStore; task: AgentTa
 
   return (
     <div class="task-result">
-      {task.error && <p class="error-text">{t('sidepanel_task_error', task.error.message)}</p>}
+      {task.error && <p class="error-text">{t('sidepanel_task_error', recordErrorText(task.error))}</p>}
       {failure && <p class="error-text">{t('sidepanel_action_failed', failure)}</p>}
       {!result && !failure && <p class="muted">{t('sidepanel_result_loading')}</p>}
       {result && (result.markdown ? <MarkdownView source={result.markdown} /> : <p class="muted">{t('sidepanel_result_missing')}</p>)}

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { CANCEL_REASONS } from '../../../src/runtime/cancel-reasons';
 import { isChecker, isCritic, isRoot, startHarness, testProfiles, type Harness, delegate } from './runtime-harness';
 
 let harness: Harness;
@@ -61,6 +62,21 @@ describe('with the test profiles', () => {
     expect(harness.progress).toContain('scene-critic · Critique — cancelled');
   });
 
+  test('Stop in the side panel (no words of its own) records why on the run and on its unfinished task, by code', async () => {
+    harness.server.queue(isRoot, { toolCalls: [delegate('scene-critic', 'Critique')] }, { toolCalls: [{ name: 'agent_await', arguments: {} }] });
+    harness.server.queue(isCritic, hang);
+    const childAsked = harness.nextEvent((event) => event.type === 'model-call-start' && event.taskId !== undefined);
+    const outcome = harness.start();
+    const event = await childAsked;
+
+    harness.runtime.cancelRun(event.runId);
+    const actual = await outcome;
+
+    expect(actual.run.error).toEqual(CANCEL_REASONS.runByUser);
+    const [task] = await harness.store.listTasks(actual.run.id);
+    expect(task).toMatchObject({ status: 'cancelled', error: CANCEL_REASONS.runByUser });
+  });
+
   test('the page aborting its request cancels the run', async () => {
     harness.server.queue(isRoot, hang);
     const page = new AbortController();
@@ -83,7 +99,7 @@ describe('with the test profiles', () => {
     expect(actual.reply).toBe('I did not wait.');
     expect(actual.run.status).toBe('completed');
     const [task] = await harness.store.listTasks(actual.run.id);
-    expect(task).toMatchObject({ status: 'cancelled', error: { code: 'cancelled', message: 'The run ended before this task finished.' } });
+    expect(task).toMatchObject({ status: 'cancelled', error: { code: 'task-run-ended', message: 'The run ended before this task finished.' } });
   });
 });
 

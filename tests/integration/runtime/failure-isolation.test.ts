@@ -67,7 +67,7 @@ test('the user cancelling one task from the side panel stops just that task', as
 
   expect(actual.reply).toBe('Without it.');
   const [task] = await harness.store.listTasks(actual.run.id);
-  expect(task).toMatchObject({ status: 'cancelled', error: { message: 'Cancelled by the user.' } });
+  expect(task).toMatchObject({ status: 'cancelled', error: { code: 'task-cancelled-by-user', message: 'Cancelled by the user.' } });
   expect(harness.server.requests.filter(isRoot)[2]?.lastMessageText).toContain('`scene-critic` — cancelled: Cancelled by the user.');
 });
 

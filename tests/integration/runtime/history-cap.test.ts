@@ -32,7 +32,7 @@ test('past the history cap no new task starts, the running one wraps up, a queue
   expect(criticRequests[1]?.allText).toContain('as much history as Retinue keeps for one turn');
   expect(harness.server.requests.filter(isChecker)).toHaveLength(0);
   const tasks = await harness.store.listTasks(actual.run.id);
-  expect(tasks.find((task) => task.workspaceKey === 'continuity-checker')).toMatchObject({ status: 'cancelled', error: { message: 'Not started: the run reached the size its history may have.' } });
+  expect(tasks.find((task) => task.workspaceKey === 'continuity-checker')).toMatchObject({ status: 'cancelled', error: { code: 'task-not-started-history-cap', message: 'Not started: the run reached the size its history may have.' } });
   const rootRequests = harness.server.requests.filter(isRoot);
   expect(rootRequests).toHaveLength(3);
   expect(rootRequests[2]?.toolNames).toEqual([]);

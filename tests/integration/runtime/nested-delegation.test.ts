@@ -161,7 +161,7 @@ test('cancelling a task ends its whole subtree, and a result its subtree already
     ['continuity-checker-002', 'cancelled'],
   ]);
   const slowTask = byKey(tasks, 'continuity-checker-002');
-  expect(slowTask.error?.message).toBe('The agent that gave this task was cancelled.');
+  expect(slowTask.error).toEqual({ code: 'task-parent-cancelled', message: 'The agent that gave this task was cancelled.' });
   expect((await harness.store.getInvocation(slowTask.childInvocationId))?.status).toBe('cancelled');
   const quick = byKey(tasks, 'continuity-checker');
   expect(await harness.store.readFile(runId, quick.resultRef ?? 'none')).toBeDefined();
@@ -188,7 +188,7 @@ test('a parent that fails ends its subtree; the root gets the failed capsule and
     ['scene-critic', 'failed'],
     ['continuity-checker', 'cancelled'],
   ]);
-  expect(byKey(tasks, 'continuity-checker').error?.message).toBe('The agent that gave this task failed before this task finished.');
+  expect(byKey(tasks, 'continuity-checker').error).toEqual({ code: 'task-parent-failed', message: 'The agent that gave this task failed before this task finished.' });
 });
 
 test('a run stopped with a grandchild mid-task resumes it, and the result travels up to the reply', async () => {
@@ -255,6 +255,6 @@ test('a task whose parent ended while the runtime was stopped is ended with it o
   expect(resumed.run.status).toBe('completed');
   const checkerTask = byKey(await harness.store.listTasks(runId), 'continuity-checker');
   expect(checkerTask.status).toBe('cancelled');
-  expect(checkerTask.error?.message).toBe('The agent that gave this task finished before this task did.');
+  expect(checkerTask.error).toEqual({ code: 'task-parent-completed', message: 'The agent that gave this task finished before this task did.' });
   expect(harness.server.requests.filter(isChecker)).toEqual([]);
 });

@@ -36,7 +36,7 @@ test('at the cap no new delegation starts, the running task wraps up, a queued o
   expect(harness.server.requests.filter(isChecker)).toHaveLength(0);
   const tasks = await harness.store.listTasks(actual.run.id);
   expect(tasks.find((task) => task.workspaceKey === 'scene-critic')).toMatchObject({ status: 'completed' });
-  expect(tasks.find((task) => task.workspaceKey === 'continuity-checker')).toMatchObject({ status: 'cancelled', error: { message: 'Not started: the run reached its token limit.' } });
+  expect(tasks.find((task) => task.workspaceKey === 'continuity-checker')).toMatchObject({ status: 'cancelled', error: { code: 'task-not-started-spend-cap', message: 'Not started: the run reached its token limit.' } });
   const rootRequests = harness.server.requests.filter(isRoot);
   expect(rootRequests).toHaveLength(3);
   // The root got the critic's result, then its wrap-up: told of the cap, with no tools left.

@@ -6,7 +6,9 @@ import { openRunStore } from '../../../src/store/idb-run-store';
 import type { RunStore } from '../../../src/store/run-store';
 import { TaskList } from '../../../src/ui/side-panel/task-list';
 import { buildTask, uniqueDatabaseName } from '../../support/record-builders';
-import { installEnglishMessages } from '../../support/english-messages';
+import chineseMessages from '../../../public/_locales/zh_CN/messages.json';
+import { CANCEL_REASONS } from '../../../src/runtime/cancel-reasons';
+import { installEnglishMessages, installMessages } from '../../support/english-messages';
 
 beforeAll(installEnglishMessages);
 
@@ -134,6 +136,20 @@ describe('TaskList', () => {
     expect(row.getByText('Error: The model endpoint refused the call.')).toBeTruthy();
     await waitFor(() => expect(row.getByText('No result yet: the task has not returned.')).toBeTruthy());
     expect(row.getByText('This task wrote no files.')).toBeTruthy();
+  });
+
+  it("says why a task was cancelled in the browser's language, and a provider's own words as they came", () => {
+    installMessages(chineseMessages);
+    try {
+      renderList(tasksInEveryState().map((task) => (task.id === 'cancelled' ? { ...task, error: CANCEL_REASONS.spendCap } : task)));
+
+      fireEvent.click(screen.getByRole('button', { name: 'stylist Polish style' }));
+      expect(within(rowOf('cancelled')).getByText('错误：未开始：运行已达到令牌上限。')).toBeTruthy();
+      fireEvent.click(screen.getByRole('button', { name: 'researcher-002 Research places' }));
+      expect(within(rowOf('failed')).getByText('错误：The model endpoint refused the call.')).toBeTruthy();
+    } finally {
+      installEnglishMessages();
+    }
   });
 
   it('says so when the run has no delegated task', () => {
