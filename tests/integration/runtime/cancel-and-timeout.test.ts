@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import type { RunOutcome } from '../../../src/runtime/agent-runtime';
 import { CANCEL_REASONS } from '../../../src/runtime/cancel-reasons';
 import { isChecker, isCritic, isRoot, startHarness, testProfiles, type Harness, delegate } from './runtime-harness';
 
@@ -8,6 +9,16 @@ afterEach(async () => {
 });
 
 const hang = { fault: 'hang' as const };
+
+/** A root that delegates to the critic (whose call hangs) and awaits it; the run cancelled, with `reason` if given, once the critic is asked. */
+async function cancelWhileTheCriticWorks(reason?: string): Promise<RunOutcome> {
+  harness.server.queue(isRoot, { toolCalls: [delegate('scene-critic', 'Critique')] }, { toolCalls: [{ name: 'agent_await', arguments: {} }] });
+  harness.server.queue(isCritic, hang);
+  const childAsked = harness.nextEvent((event) => event.type === 'model-call-start' && event.taskId !== undefined);
+  const outcome = harness.start();
+  harness.runtime.cancelRun((await childAsked).runId, reason);
+  return outcome;
+}
 
 describe('with the test profiles', () => {
   beforeEach(async () => {
@@ -42,14 +53,7 @@ describe('with the test profiles', () => {
   });
 
   test('cancelling the run cancels the root and every child, and records it so', async () => {
-    harness.server.queue(isRoot, { toolCalls: [delegate('scene-critic', 'Critique')] }, { toolCalls: [{ name: 'agent_await', arguments: {} }] });
-    harness.server.queue(isCritic, hang);
-    const childAsked = harness.nextEvent((event) => event.type === 'model-call-start' && event.taskId !== undefined);
-    const outcome = harness.start();
-    const event = await childAsked;
-
-    harness.runtime.cancelRun(event.runId, 'The user pressed Stop.');
-    const actual = await outcome;
+    const actual = await cancelWhileTheCriticWorks('The user pressed Stop.');
 
     expect(actual.run.status).toBe('cancelled');
     expect(actual.run.error).toEqual({ code: 'cancelled', message: 'The user pressed Stop.' });
@@ -63,14 +67,7 @@ describe('with the test profiles', () => {
   });
 
   test('Stop in the side panel (no words of its own) records why on the run and on its unfinished task, by code', async () => {
-    harness.server.queue(isRoot, { toolCalls: [delegate('scene-critic', 'Critique')] }, { toolCalls: [{ name: 'agent_await', arguments: {} }] });
-    harness.server.queue(isCritic, hang);
-    const childAsked = harness.nextEvent((event) => event.type === 'model-call-start' && event.taskId !== undefined);
-    const outcome = harness.start();
-    const event = await childAsked;
-
-    harness.runtime.cancelRun(event.runId);
-    const actual = await outcome;
+    const actual = await cancelWhileTheCriticWorks();
 
     expect(actual.run.error).toEqual(CANCEL_REASONS.runByUser);
     const [task] = await harness.store.listTasks(actual.run.id);
