@@ -176,10 +176,15 @@ describe('Chromium: a chat turn becomes a delegated run', () => {
     const page = await openFixture('/openai-chat/');
     model.reset();
     const [checker, critic] = defaultDelegations as [ScriptedDelegation, ScriptedDelegation];
-    // The critic never answers (the root cancels it); the checker returns at once.
+    // The critic never answers (the root cancels it, once the critic's call is out); the checker returns at once.
+    let criticAsked!: () => void;
+    const criticIsOut = new Promise<void>((resolve) => (criticAsked = resolve));
     model.script((request) => {
       if (!request.toolNames.includes('task_return')) return undefined;
-      if (request.systemText.includes(critic.systemMarker)) return { fault: 'hang' };
+      if (request.systemText.includes(critic.systemMarker)) {
+        criticAsked();
+        return { fault: 'hang' };
+      }
       if (request.systemText.includes(checker.systemMarker)) return { toolCalls: [{ name: 'task_return', arguments: { summary: checker.finding } }] };
       return undefined;
     });
@@ -191,7 +196,7 @@ describe('Chromium: a chat turn becomes a delegated run', () => {
       if (!called.includes('agent_delegate')) {
         return { toolCalls: [checker, critic].map((task) => ({ name: 'agent_delegate', arguments: { agentId: task.agentId, task: { title: task.title, objective: task.objective } } })) };
       }
-      if (!called.includes('agent_cancel')) return { toolCalls: [{ name: 'agent_cancel', arguments: { tasks: [critic.agentId] } }] };
+      if (!called.includes('agent_cancel')) return criticIsOut.then(() => ({ toolCalls: [{ name: 'agent_cancel', arguments: { tasks: [critic.agentId] } }] }));
       // The await comes late, so the worker is stopped while the run is still going.
       if (!called.includes('agent_await')) return { delayMs: 3_000, toolCalls: [{ name: 'agent_await', arguments: {} }] };
       const results = request.body.messages.filter((message) => message.role === 'tool').map((message) => String(message.content)).join('\n');

@@ -87,7 +87,14 @@ describe('Firefox: the background unloaded mid-run', () => {
     await writeSettings(scenario.options, { ...settings, profiles: [...(settings.profiles ?? []), { ...root, tools: { allow: [...root.tools.allow, 'agent.cancel'] } }] });
     const page = await openChatPage();
     scenario.model.reset();
-    scenario.model.script((request) => (isChild(critic)(request) ? { fault: 'hang' } : undefined));
+    // The root cancels the critic only once the critic's call is out: the test is about a running task.
+    let criticAsked!: () => void;
+    const criticIsOut = new Promise<void>((resolve) => (criticAsked = resolve));
+    scenario.model.script((request) => {
+      if (!isChild(critic)(request)) return undefined;
+      criticAsked();
+      return { fault: 'hang' };
+    });
     scenario.model.script((request) => (isChild(checker)(request) ? { toolCalls: [{ name: 'task_return', arguments: { summary: checker.finding } }] } : undefined));
     let awaitDelayed = false;
     scenario.model.script((request) => {
@@ -98,7 +105,7 @@ describe('Firefox: the background unloaded mid-run', () => {
       if (!called.includes('agent_delegate')) {
         return { toolCalls: [checker, critic].map((task) => ({ name: 'agent_delegate', arguments: { agentId: task.agentId, task: { title: task.title, objective: task.objective } } })) };
       }
-      if (!called.includes('agent_cancel')) return { toolCalls: [{ name: 'agent_cancel', arguments: { tasks: [critic.agentId] } }] };
+      if (!called.includes('agent_cancel')) return criticIsOut.then(() => ({ toolCalls: [{ name: 'agent_cancel', arguments: { tasks: [critic.agentId] } }] }));
       if (!called.includes('agent_await')) {
         // The first await outlasts the idle timeout: the background is unloaded after the cancel.
         const delayMs = awaitDelayed ? 0 : SLOW_CALL_MS;
