@@ -1,3 +1,4 @@
+import { posix } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { ModelBehaviorError } from '../../../src/errors';
@@ -75,9 +76,14 @@ async function seededWorkspace(): Promise<RunWorkspace> {
   return workspace;
 }
 
+/**
+ * A marker counts as leaked only if the child wrote it neither as given nor in the tidied form an
+ * answer echoes back ("scratch/./agents/" is shown as the child's own "scratch/agents/").
+ */
 function expectNoPhysicalLeak(text: string, written: string): void {
+  const tidied = posix.normalize(written);
   for (const marker of PHYSICAL_MARKERS) {
-    if (!written.includes(marker)) expect(text, `shown for ${JSON.stringify(written)}`).not.toContain(marker);
+    if (!written.includes(marker) && !tidied.includes(marker)) expect(text, `shown for ${JSON.stringify(written)}`).not.toContain(marker);
   }
 }
 
