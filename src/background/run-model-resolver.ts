@@ -52,6 +52,7 @@ export function runModelResolver(options: RunModelResolverOptions) {
     hostProfile: (profileName) => connectionProfileTarget({ origin, profileName, pageFetch, maxConcurrency, toolProtocol }),
     host: {
       label: "the page's own model",
+      pageModel: typeof snapshot.model === 'string' ? snapshot.model : '',
       baseURL: `${origin}/`,
       authAdvice: "check the API key and model set in the page itself (Retinue only reuses them), then send your message again",
       // The SDK's own headers never leave the background: the page hook sends the page's captured ones.

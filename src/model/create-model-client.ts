@@ -169,6 +169,7 @@ export function createModelClient(target: ModelTarget, options: ModelClientOptio
 
   return {
     label: target.label,
+    ...(target.pageModel !== undefined ? { pageModel: target.pageModel } : {}),
     call: (request) => checkedCall({ target, memory, send: callWithRetries }, request),
     contextWindow: () => memory.contextWindow(endpointKey),
     opensWithBareThink: () => memory.opensWithBareThink(endpointKey),

@@ -97,6 +97,8 @@ export type ToolProtocolSetting = 'auto' | 'native' | 'prompted';
 export interface ModelClient {
   /** A label for journals and errors (e.g. `connection local · qwen3-8b`, `page model`). */
   readonly label: string;
+  /** Set when the calls go to the page's own model: the model the page names ('' when none). */
+  readonly pageModel?: string;
   call(request: ModelCallRequest): Promise<ModelCallResult>;
   /**
    * The context window this endpoint and model stated when it last refused a prompt as too long
@@ -110,6 +112,11 @@ export interface ModelClient {
 /** Where and how to call: the connection binding, or the page's endpoint through a custom fetch. */
 export interface ModelTarget {
   label: string;
+  /**
+   * Set on the page's own model: the model the page names ('' when none). The side panel names such
+   * calls in the reader's language rather than by `label`, which is English for errors and journals.
+   */
+  pageModel?: string;
   baseURL: string;
   apiKey: string;
   model: string;

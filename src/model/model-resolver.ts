@@ -74,7 +74,9 @@ export function createModelResolver(options: ModelResolverOptions): ModelResolve
     const key = model ? `host:${model}` : 'host';
     let client = clients.get(key);
     if (!client) {
-      const target = model ? { ...options.host, model, label: `${options.host.label} · ${model}` } : options.host;
+      // Another model of the page's source is still the page's own model, by that model's name.
+      const pageModel = options.host.pageModel !== undefined && model ? { pageModel: model } : {};
+      const target = model ? { ...options.host, model, label: `${options.host.label} · ${model}`, ...pageModel } : options.host;
       client = createModelClient(target, options.clientOptions);
       clients.set(key, client);
     }

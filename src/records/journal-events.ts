@@ -42,7 +42,8 @@ export const journalEventDataSchemas = lazyRecord(() => ({
   'run-reply': z.looseObject({ stillWorking: z.number().optional() }),
   'invocation-start': z.looseObject({ profileId: z.string().optional(), kind: z.string().optional() }),
   'invocation-end': z.looseObject({ status, usage: journalUsageSchema.optional(), error: errorData.optional() }),
-  'model-call-start': z.looseObject({ round: z.number().optional(), model: z.string().optional(), tools: z.array(z.string()).optional() }),
+  /** `pageModel` (the model the page names, '' when none) marks a call to the page's own model. */
+  'model-call-start': z.looseObject({ round: z.number().optional(), model: z.string().optional(), pageModel: z.string().optional(), tools: z.array(z.string()).optional() }),
   /** `ok: false` with `error` for a failed call (no usage: not a billed call). */
   'model-call-end': z.looseObject({
     round: z.number().optional(),

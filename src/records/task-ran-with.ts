@@ -10,6 +10,8 @@ import { SAMPLING_FIELDS } from '../model/sampling-sources';
  */
 export const taskRanWithSchema = lazySchema(() => z.object({
   model: z.string().max(300),
+  /** Set when the helper ran on the page's own model: the model the page names ('' when none). */
+  pageModel: z.string().max(300).optional(),
   preset: z.string().max(100).optional(),
   sampling: z.partialRecord(z.enum(SAMPLING_FIELDS), z.union([z.number(), z.string().max(20)])),
   dropped: z.array(z.enum(SAMPLING_FIELDS)).max(SAMPLING_FIELDS.length),

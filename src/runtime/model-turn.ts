@@ -94,7 +94,7 @@ export async function runModelTurn(driver: InvocationDriver, prepared: PreparedT
   const ids = journalIds(driver);
   session.journal.note('model-call-start', {
     ...ids,
-    data: { round, model: model.label, tools: (prepared.tools ?? []).map((tool) => (tool.type === 'function' ? tool.function.name : tool.type)) },
+    data: { round, model: model.label, ...(model.pageModel !== undefined ? { pageModel: model.pageModel } : {}), tools: (prepared.tools ?? []).map((tool) => (tool.type === 'function' ? tool.function.name : tool.type)) },
   });
   const offered = (prepared.tools ?? []).flatMap((tool) => (tool.type === 'function' ? [tool.function.name] : []));
   const reasoningFirst = driver.replyStream ? (await model.opensWithBareThink?.()) === true : false;

@@ -67,6 +67,7 @@ export function createTaskClock(session: RunSession, taskId: string, timer: Task
 export function clockedModel(model: ModelClient, clock: TaskClock): ModelClient {
   return {
     label: model.label,
+    ...(model.pageModel !== undefined ? { pageModel: model.pageModel } : {}),
     ...(model.contextWindow ? { contextWindow: model.contextWindow.bind(model) } : {}),
     ...(model.opensWithBareThink ? { opensWithBareThink: model.opensWithBareThink.bind(model) } : {}),
     call(request) {

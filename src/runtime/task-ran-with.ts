@@ -59,7 +59,7 @@ export function ranWithRecorded(model: ModelClient, recording: RanWithRecording)
           },
         })
         .then((result) => {
-          if (!reported) save({ model: model.label, sampling: sampledValues(recording.sampling), dropped: recording.dropped });
+          if (!reported) save({ model: model.label, ...(model.pageModel !== undefined ? { pageModel: model.pageModel } : {}), sampling: sampledValues(recording.sampling), dropped: recording.dropped });
           return result;
         });
     },

@@ -4,6 +4,7 @@ import type { AgentRun } from '../../records/run';
 import { countText } from '../../count-text';
 import { t } from '../ui-text';
 import { formatOffset } from './format';
+import { modelName } from './model-name';
 import { summariseRunCost } from './run-cost';
 import { HistoryCapNote } from './history-cap-note';
 import { TaskCostList, TokenCapNote } from './task-cost-list';
@@ -30,7 +31,7 @@ export function CostLine({ run, journal, now, rootName }: { run: AgentRun; journ
         <ul class="cost-by-model" aria-label={t('sidepanel_cost_by_model')}>
           {cost.byModel.map((model) => (
             <li key={model.model} data-model={model.model}>
-              <span class="cost-model">{model.model}</span>
+              <span class="cost-model">{modelName(model)}</span>
               <span>{countText('sidepanel_cost_calls', model.calls)}</span>
               <TokenText counts={model} />
               <span>{t('sidepanel_cost_call_time', formatOffset(model.callMilliseconds))}</span>

@@ -4,6 +4,8 @@ import type { AgentRun } from '../../records/run';
 /** What one model (by its label) cost in a run. */
 export interface ModelCost {
   model: string;
+  /** Set for the page's own model: the model the page names ('' when none). */
+  pageModel?: string;
   calls: number;
   tokensIn: number;
   tokensOut: number;
@@ -36,11 +38,11 @@ const UNKNOWN_MODEL = '?';
  * come parsed by their schemas (`records/journal-events.ts`); counts a provider left out read as 0.
  */
 export function summariseRunCost(run: AgentRun, journal: readonly JournalEvent[], now: number): RunCost {
-  const started = new Map<string, { model: string; time: number }>();
+  const started = new Map<string, { model: string; pageModel: string | undefined; time: number }>();
   const byModel = new Map<string, ModelCost>();
   for (const event of journal) {
     if (event.type === 'model-call-start') {
-      started.set(modelCallKey(event, event.data.round), { model: event.data.model ?? UNKNOWN_MODEL, time: event.time });
+      started.set(modelCallKey(event, event.data.round), { model: event.data.model ?? UNKNOWN_MODEL, pageModel: event.data.pageModel, time: event.time });
       continue;
     }
     if (event.type !== 'model-call-end') continue;
@@ -49,7 +51,8 @@ export function summariseRunCost(run: AgentRun, journal: readonly JournalEvent[]
     if (!usage) continue;
     const start = started.get(modelCallKey(event, event.data.round));
     const model = start?.model ?? UNKNOWN_MODEL;
-    const cost = byModel.get(model) ?? { model, calls: 0, tokensIn: 0, tokensOut: 0, estimatedCalls: 0, unreportedCalls: 0, callMilliseconds: 0 };
+    const pageModel = start?.pageModel !== undefined ? { pageModel: start.pageModel } : {};
+    const cost = byModel.get(model) ?? { model, ...pageModel, calls: 0, tokensIn: 0, tokensOut: 0, estimatedCalls: 0, unreportedCalls: 0, callMilliseconds: 0 };
     cost.calls += 1;
     cost.tokensIn += usage.promptTokens;
     cost.tokensOut += usage.completionTokens;

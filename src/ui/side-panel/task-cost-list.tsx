@@ -3,6 +3,7 @@ import type { JournalEvent } from '../../records/journal';
 import { countText } from '../../count-text';
 import { t } from '../ui-text';
 import { formatCount } from './format';
+import { modelName } from './model-name';
 import { TokenText } from './token-text';
 import { summariseTaskCost, tokenCapReached } from './task-cost';
 
@@ -15,7 +16,7 @@ export function TaskCostList({ journal, rootName }: { journal: readonly JournalE
       {costs.map((cost) => (
         <li key={`${cost.taskName ?? ''}|${cost.model}`} data-task-name={cost.taskName ?? ''} data-model={cost.model}>
           <span class="cost-task">{cost.taskName ?? rootName ?? t('sidepanel_cost_root')}</span>
-          <span class="cost-model">{cost.model}</span>
+          <span class="cost-model">{modelName(cost)}</span>
           <span>{countText('sidepanel_cost_calls', cost.calls)}</span>
           <TokenText counts={cost} />
         </li>

@@ -13,19 +13,20 @@ export interface TaskCost extends Omit<ModelCost, 'callMilliseconds'> {
  */
 export function summariseTaskCost(journal: readonly JournalEvent[]): TaskCost[] {
   const names = new Map<string, string>();
-  const models = new Map<string, string>();
+  const models = new Map<string, { model: string; pageModel?: string }>();
   const costs = new Map<string, TaskCost>();
   for (const event of journal) {
     if (event.type === 'task-start') {
       if (event.taskId && event.data.workspaceKey) names.set(event.taskId, event.data.workspaceKey);
     } else if (event.type === 'model-call-start') {
-      models.set(callKey(event, event.data.round), event.data.model ?? '?');
+      const pageModel = event.data.pageModel;
+      models.set(callKey(event, event.data.round), { model: event.data.model ?? '?', ...(pageModel !== undefined ? { pageModel } : {}) });
     } else if (event.type === 'model-call-end') {
       const usage = event.data.usage;
       if (!usage) continue;
-      const model = models.get(callKey(event, event.data.round)) ?? '?';
-      const key = `${event.taskId ?? ''}|${model}`;
-      const cost = costs.get(key) ?? { taskName: event.taskId, model, calls: 0, tokensIn: 0, tokensOut: 0, estimatedCalls: 0, unreportedCalls: 0 };
+      const named = models.get(callKey(event, event.data.round)) ?? { model: '?' };
+      const key = `${event.taskId ?? ''}|${named.model}`;
+      const cost = costs.get(key) ?? { taskName: event.taskId, ...named, calls: 0, tokensIn: 0, tokensOut: 0, estimatedCalls: 0, unreportedCalls: 0 };
       cost.calls += 1;
       cost.tokensIn += usage.promptTokens;
       cost.tokensOut += usage.completionTokens;

@@ -1,6 +1,7 @@
 import type { TaskRanWith } from '../../records/task-ran-with';
 import { SAMPLING_FIELDS } from '../../model/sampling-sources';
 import { t } from '../ui-text';
+import { modelName } from './model-name';
 
 /** `temperature 0.2 · top_k 40`, in the fields' usual order. */
 export function samplingText(sampling: TaskRanWith['sampling']): string {
@@ -13,7 +14,7 @@ export function samplingText(sampling: TaskRanWith['sampling']): string {
  */
 export function TaskRanWithLine({ ranWith }: { ranWith: TaskRanWith }) {
   const sampling = samplingText(ranWith.sampling);
-  const parts = [t('sidepanel_ran_with_model', ranWith.model), ...(ranWith.preset !== undefined ? [t('sidepanel_ran_with_preset', ranWith.preset)] : []), ...(sampling ? [sampling] : [])];
+  const parts = [t('sidepanel_ran_with_model', modelName(ranWith)), ...(ranWith.preset !== undefined ? [t('sidepanel_ran_with_preset', ranWith.preset)] : []), ...(sampling ? [sampling] : [])];
   return (
     <div class="task-ran-with" data-ran-with>
       <span class="task-ran-with-label">{t('sidepanel_ran_with_label')}</span> <span data-ran-with-parts>{parts.join(' · ')}</span>

@@ -136,8 +136,18 @@ describe('a chat turn from the page', () => {
     expect(criticRequest?.headers['authorization']).toBe('Bearer sk-local');
     expect(criticRequest?.headers['x-csrf-token']).toBeUndefined();
     expect(rootRequest?.toolNames).toContain('agent_delegate');
-    const [run] = await (await context.getStore()).listRuns();
+    const store = await context.getStore();
+    const [run] = await store.listRuns();
     expect(run?.status).toBe('completed');
+    // Calls to the page's own model say so apart from their English label (the side panel names them
+    // in the reader's language); the critic's connection is named by its label only.
+    const tasks = await store.listTasks(run?.id ?? '');
+    const taskKey = new Map(tasks.map((task) => [task.id, task.workspaceKey]));
+    const starts = (await store.readJournal(run?.id ?? '')).filter((event) => event.type === 'model-call-start');
+    const pageModelBy = new Map(starts.map((event) => [event.taskId === undefined ? 'root' : taskKey.get(event.taskId), event.data.pageModel]));
+    expect(Object.fromEntries(pageModelBy)).toEqual({ root: 'scripted-model', 'continuity-checker': 'scripted-model', 'scene-critic': undefined });
+    const ranWith = new Map(tasks.map((task) => [task.workspaceKey, task.ranWith?.pageModel]));
+    expect(Object.fromEntries(ranWith)).toEqual({ 'continuity-checker': 'scripted-model', 'scene-critic': undefined });
   });
 
   test('an endpoint that refuses tools: host-bound and connection agents switch to the prompted protocol and the turn is still delegated', async () => {

@@ -6,7 +6,9 @@ import { CostLine } from '../../../src/ui/side-panel/cost-line';
 import { HistoryRow } from '../../../src/ui/side-panel/history-row';
 import { summariseRunCost } from '../../../src/ui/side-panel/run-cost';
 import { buildRun } from '../../support/record-builders';
-import { installEnglishMessages } from '../../support/english-messages';
+import { installEnglishMessages, installMessages } from '../../support/english-messages';
+import chineseMessages from '../../../public/_locales/zh_CN/messages.json';
+import { TaskRanWithLine } from '../../../src/ui/side-panel/task-ran-with';
 
 beforeAll(installEnglishMessages);
 afterEach(cleanup);
@@ -88,6 +90,48 @@ describe('CostLine', () => {
     render(<CostLine run={buildRun({ createdAt: START, status: 'running' })} journal={[]} now={START + 1_000} />);
 
     expect(screen.getByText('No model call has finished yet.')).toBeTruthy();
+  });
+});
+
+describe("the page's own model", () => {
+  /** A call to the page's own model as the journal names it: English label, the page's model apart. */
+  function pageModelCall(invocationId: string, pageModel: string): JournalEvent[] {
+    const model = pageModel ? `the page's own model · ${pageModel}` : "the page's own model";
+    return [
+      { runId: 'run-1', seq: ++seq, time: START, type: 'model-call-start', invocationId, data: { round: 1, model, pageModel } },
+      { runId: 'run-1', seq: ++seq, time: START + 500, type: 'model-call-end', invocationId, data: { round: 1, ok: true, usage: reported(10, 2) } },
+    ];
+  }
+
+  it("is named in the browser's language by model and by task, with the model the page names", () => {
+    installMessages(chineseMessages);
+    try {
+      const run = buildRun({ createdAt: START, endedAt: START + 1_000 });
+      const calls = [...pageModelCall('root', 'gpt-4o'), ...pageModelCall('child-a', '')];
+
+      render(<CostLine run={run} journal={calls} now={0} />);
+
+      const byModel = [...document.querySelectorAll('.cost-by-model .cost-model')].map((cell) => cell.textContent);
+      expect(byModel).toEqual(['页面自己的模型 · gpt-4o', '页面自己的模型']);
+      const byTask = [...document.querySelectorAll('.cost-by-task .cost-model')].map((cell) => cell.textContent);
+      expect(byTask).toEqual(['页面自己的模型 · gpt-4o', '页面自己的模型']);
+      expect(document.body.textContent).not.toContain("the page's own model");
+    } finally {
+      installEnglishMessages();
+    }
+  });
+
+  it("names a helper's model under its task row the same way; a connection keeps its own label", () => {
+    installMessages(chineseMessages);
+    try {
+      render(<TaskRanWithLine ranWith={{ model: "the page's own model · gpt-4o", pageModel: 'gpt-4o', sampling: {}, dropped: [] }} />);
+      expect(document.querySelector('[data-ran-with-parts]')!.textContent).toBe('模型 页面自己的模型 · gpt-4o');
+      cleanup();
+      render(<TaskRanWithLine ranWith={{ model: 'local · qwen3-8b', sampling: {}, dropped: [] }} />);
+      expect(document.querySelector('[data-ran-with-parts]')!.textContent).toBe('模型 local · qwen3-8b');
+    } finally {
+      installEnglishMessages();
+    }
   });
 });
 
