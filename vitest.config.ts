@@ -5,11 +5,12 @@ import { WxtVitest } from 'wxt/testing/vitest-plugin';
 /**
  * Files run at once across all three projects. Vitest's own default is one fewer than the cores,
  * which on a 2-core machine is a single worker: every file, unit or end-to-end, one after another.
- * Two at the least, so the end-to-end files (mostly waiting on browsers, timers and loopback servers)
- * overlap each other and the CPU-bound unit files; four at the most, so a big machine does not start
- * a browser per core.
+ * Three at the least: the end-to-end files spend most of their time waiting on browsers, timers and
+ * loopback servers (two files at once kept 2 cores 1.35 busy), so a third file fills that wait. On
+ * 2 cores the whole run went from 666 s with two to 571 s with three (docs/performance.md). Four at
+ * the most, so a big machine does not start a browser per core.
  */
-const filesAtOnce = Math.min(4, Math.max(2, availableParallelism()));
+const filesAtOnce = Math.min(4, Math.max(3, availableParallelism()));
 
 /**
  * WXT's plugin points `wxt/browser` at its mock, which imports the fake browser from `wxt/testing`:

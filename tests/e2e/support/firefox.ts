@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { GECKO_ID } from '../../../src/extension/identity';
 import { extensionOutputDirectory } from './build-extension';
+import { newFirefoxProfileDirectory } from './firefox-profile-template';
 
 /** Debian's Firefox ESR (`apt-get install firefox-esr`). */
 export const firefoxExecutable = process.env.RETINUE_FIREFOX ?? '/usr/bin/firefox-esr';
@@ -68,7 +68,7 @@ export async function launchFirefoxWithExtension(options: LaunchFirefoxOptions =
   if (!existsSync(path.join(extensionDirectory, 'manifest.json'))) {
     throw new Error(`No built add-on in ${extensionDirectory}: run buildExtension() (or npm run build:firefox) first.`);
   }
-  const profileDirectory = await mkdtemp(path.join(tmpdir(), 'retinue-firefox-'));
+  const profileDirectory = await newFirefoxProfileDirectory();
   const browser = await puppeteer.launch({
     browser: 'firefox',
     executablePath: firefoxExecutable,
