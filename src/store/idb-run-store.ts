@@ -3,9 +3,10 @@ import type { AgentInvocation } from '../records/invocation';
 import { journalEventSchema, type JournalEvent } from '../records/journal';
 import { agentRunSchema, type AgentRun } from '../records/run';
 import { agentTaskRecordSchema, type AgentTaskRecord } from '../records/task';
-import { workspaceFileSchema, type WorkspaceFile } from '../records/workspace-file';
+import type { WorkspaceFile } from '../records/workspace-file';
 import { HostContractError } from '../errors';
-import { committed, InvocationRecords, putOrdered, type WriteTransaction } from './invocation-records';
+import { FileRecords } from './file-records';
+import { InvocationRecords, putOrdered, type WriteTransaction } from './invocation-records';
 import { MemoryRecords } from './memory-records';
 import type { MemoryVersion } from '../records/memory-version';
 import { meteredRunStore } from './metered-run-store';
@@ -69,6 +70,7 @@ class IdbRunStore implements RunStore {
   private readonly journalListeners = new Set<(event: JournalEvent) => void>();
   private readonly invocations: InvocationRecords;
   private readonly memory: MemoryRecords;
+  private readonly files: FileRecords;
 
   constructor(
     private readonly database: Database,
@@ -77,6 +79,7 @@ class IdbRunStore implements RunStore {
   ) {
     this.invocations = new InvocationRecords(database, keyRange);
     this.memory = new MemoryRecords(database, keyRange);
+    this.files = new FileRecords(database, keyRange);
   }
 
   async putRun(run: AgentRun): Promise<void> {
@@ -179,55 +182,23 @@ class IdbRunStore implements RunStore {
   }
 
   async readFile(runId: string, path: string): Promise<WorkspaceFile | undefined> {
-    const record = await storeOperation(`read file ${path} of run ${runId}`, () =>
-      this.database.get('files', [runId, path]),
-    );
-    return record === undefined ? undefined : this.loadFile(record);
+    return storeOperation(`read file ${path} of run ${runId}`, () => this.files.get(runId, path));
   }
 
   async writeFile(file: WorkspaceFile): Promise<void> {
-    const record = validateRecord(workspaceFileSchema, file, { kind: 'workspace file', direction: 'store' });
-    await storeOperation(`write file ${record.path} of run ${record.runId}`, () =>
-      this.database.put('files', record).then(() => undefined),
-    );
+    await storeOperation(`write file ${file.path} of run ${file.runId}`, () => this.files.put(file));
   }
 
   async deleteFile(runId: string, path: string): Promise<void> {
-    await storeOperation(`delete file ${path} of run ${runId}`, () => this.database.delete('files', [runId, path]));
+    await storeOperation(`delete file ${path} of run ${runId}`, () => this.files.delete(runId, path));
   }
 
   async listFiles(runId: string, prefix = '', except?: { folder: string }): Promise<WorkspaceFile[]> {
-    const records = await storeOperation(`list the files of run ${runId}`, () => this.readFilesIn(this.database.transaction('files'), runId, prefix, except));
-    return records.map((record) => this.loadFile(record));
+    return storeOperation(`list the files of run ${runId}`, () => this.files.list(runId, prefix, except));
   }
 
   async writeFileChecked(runId: string, except: { folder: string } | undefined, decide: (files: WorkspaceFile[]) => WorkspaceFile): Promise<WorkspaceFile> {
-    return storeOperation(`write a file of run ${runId}`, async () => {
-      const transaction = this.database.transaction('files', 'readwrite');
-      return committed(transaction, async () => {
-        const files = (await this.readFilesIn(transaction, runId, '', except)).map((record) => this.loadFile(record));
-        const file = validateRecord(workspaceFileSchema, decide(files), { kind: 'workspace file', direction: 'store' });
-        await transaction.store.put(file);
-        return file;
-      });
-    });
-  }
-
-  /** The run's files whose path starts with `prefix`, leaving those under `except.folder` unread. */
-  private async readFilesIn(
-    transaction: { store: { getAll(range: IDBKeyRange): Promise<WorkspaceFile[]> } },
-    runId: string,
-    prefix: string,
-    except: { folder: string } | undefined,
-  ): Promise<WorkspaceFile[]> {
-    // '\uffff' is above every code unit a path may hold, so [p, p + '\uffff'] is exactly "starts with p".
-    const end = `${prefix}\uffff`;
-    const left = except && except.folder.startsWith(prefix) ? except.folder : undefined;
-    const ranges = left
-      ? [this.keyRange.bound([runId, prefix], [runId, left], false, true), this.keyRange.bound([runId, `${left}\uffff`], [runId, end], true, false)]
-      : [this.keyRange.bound([runId, prefix], [runId, end])];
-    const parts = await Promise.all(ranges.map((range) => transaction.store.getAll(range)));
-    return parts.flat().filter((record) => record.path.startsWith(prefix) && !(left && record.path.startsWith(left)));
+    return storeOperation(`write a file of run ${runId}`, () => this.files.putChecked(runId, except, decide));
   }
 
   async putMemoryVersion(version: MemoryVersion): Promise<void> {
@@ -304,9 +275,5 @@ class IdbRunStore implements RunStore {
 
   private loadTask(record: Ordered<AgentTaskRecord>): AgentTaskRecord {
     return validateRecord(agentTaskRecordSchema, withoutOrder(record), { kind: 'task', direction: 'load' });
-  }
-
-  private loadFile(record: unknown): WorkspaceFile {
-    return validateRecord(workspaceFileSchema, record, { kind: 'workspace file', direction: 'load' });
   }
 }
