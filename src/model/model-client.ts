@@ -85,6 +85,11 @@ export interface ModelCallResult {
   reasoning?: string;
   /** How tools were offered in the call that answered: as `tools`, or rendered into the prompt. */
   toolProtocol?: 'native' | 'prompted';
+  /**
+   * Set when another model than the client's own answered: a keyed connection's call that the site's
+   * budget no longer covered went to the page's own model. Journals and costs name this one.
+   */
+  answeredBy?: { label: string; pageModel?: string };
 }
 
 /** How an endpoint gets tools: `auto` starts native and switches to prompted when they are refused. */

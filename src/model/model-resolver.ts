@@ -148,7 +148,9 @@ export function createModelResolver(options: ModelResolverOptions): ModelResolve
         const place = lending.reserveCall(connection);
         if (!place) {
           lending.onFallback(profile, connection, 'budget-spent');
-          return hostClient(undefined).call(request);
+          const host = hostClient(undefined);
+          const result = await host.call(request);
+          return { ...result, answeredBy: { label: host.label, ...(host.pageModel !== undefined ? { pageModel: host.pageModel } : {}) } };
         }
         try {
           const result = await client.call(request);

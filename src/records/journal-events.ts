@@ -52,6 +52,9 @@ export const journalEventDataSchemas = lazyRecord(() => ({
     toolCalls: z.number().optional(),
     usage: journalUsageSchema.optional(),
     toolProtocol: z.string().optional(),
+    /** Set when another model than the start named answered (a keyed budget spent: the page's own). */
+    model: z.string().optional(),
+    pageModel: z.string().optional(),
     /** What the model thought apart from its answer, shown folded in the side panel. */
     reasoning: z.string().optional(),
     error: errorData.optional(),

@@ -146,6 +146,8 @@ export async function runModelTurn(driver: InvocationDriver, prepared: PreparedT
       toolCalls: result.message.tool_calls?.length ?? 0,
       usage: { ...usage },
       ...(result.toolProtocol ? { toolProtocol: result.toolProtocol } : {}),
+      // Another model than the start named answered (a keyed budget spent): the costs count it there.
+      ...(result.answeredBy ? { model: result.answeredBy.label, ...(result.answeredBy.pageModel !== undefined ? { pageModel: result.answeredBy.pageModel } : {}) } : {}),
       // Kept for the side panel to show folded; never part of a reply or a capsule.
       ...(result.reasoning ? { reasoning: result.reasoning.slice(0, MAX_JOURNALED_REASONING) } : {}),
     },

@@ -59,7 +59,8 @@ export function ranWithRecorded(model: ModelClient, recording: RanWithRecording)
           },
         })
         .then((result) => {
-          if (!reported) save({ model: model.label, ...(model.pageModel !== undefined ? { pageModel: model.pageModel } : {}), sampling: sampledValues(recording.sampling), dropped: recording.dropped });
+          const answered = result.answeredBy ?? model;
+          if (!reported) save({ model: answered.label, ...(answered.pageModel !== undefined ? { pageModel: answered.pageModel } : {}), sampling: sampledValues(recording.sampling), dropped: recording.dropped });
           return result;
         });
     },

@@ -50,8 +50,10 @@ export function summariseRunCost(run: AgentRun, journal: readonly JournalEvent[]
     // A call that failed has no usage: it is not a billed call here.
     if (!usage) continue;
     const start = started.get(modelCallKey(event, event.data.round));
-    const model = start?.model ?? UNKNOWN_MODEL;
-    const pageModel = start?.pageModel !== undefined ? { pageModel: start.pageModel } : {};
+    // The end names the model when another one answered than the start named (a keyed budget spent).
+    const named = event.data.model !== undefined ? { model: event.data.model, pageModel: event.data.pageModel } : start;
+    const model = named?.model ?? UNKNOWN_MODEL;
+    const pageModel = named?.pageModel !== undefined ? { pageModel: named.pageModel } : {};
     const cost = byModel.get(model) ?? { model, ...pageModel, calls: 0, tokensIn: 0, tokensOut: 0, estimatedCalls: 0, unreportedCalls: 0, callMilliseconds: 0 };
     cost.calls += 1;
     cost.tokensIn += usage.promptTokens;

@@ -24,7 +24,9 @@ export function summariseTaskCost(journal: readonly JournalEvent[]): TaskCost[] 
     } else if (event.type === 'model-call-end') {
       const usage = event.data.usage;
       if (!usage) continue;
-      const named = models.get(callKey(event, event.data.round)) ?? { model: '?' };
+      const { model: answeredBy, pageModel } = event.data;
+      // The end names the model when another one answered than the start named (a keyed budget spent).
+      const named = answeredBy !== undefined ? { model: answeredBy, ...(pageModel !== undefined ? { pageModel } : {}) } : (models.get(callKey(event, event.data.round)) ?? { model: '?' });
       const key = `${event.taskId ?? ''}|${named.model}`;
       const cost = costs.get(key) ?? { taskName: event.taskId, ...named, calls: 0, tokensIn: 0, tokensOut: 0, estimatedCalls: 0, unreportedCalls: 0 };
       cost.calls += 1;

@@ -130,13 +130,16 @@ test('a helper already given the keyed connection falls back for the calls its s
   const notices: HostNotice[] = [];
   const resolveModel = createModelResolver({
     connections: [connectionSchema.parse({ id: 'paid', label: 'Paid', baseURL: server.baseURL, apiKey: 'sk-paid', defaultModel: 'paid-model' })],
-    host: { label: 'the page model', baseURL: server.baseURL, apiKey: 'page-key', model: 'page-model' },
+    host: { label: 'the page model', baseURL: server.baseURL, apiKey: 'page-key', model: 'page-model', pageModel: 'page-model' },
     lending: createLendingGate({ lending: await readSiteLending(site), recordNotice: (notice) => notices.push(notice), ledger }),
   });
   // Resolved once, as an invocation does, then called round after round.
   const client = resolveModel(critic);
-  for (let round = 0; round < 3; round += 1) await client.call({ messages: [{ role: 'user', content: 'Go.' }], signal: new AbortController().signal });
+  const answeredBy = [];
+  for (let round = 0; round < 3; round += 1) answeredBy.push((await client.call({ messages: [{ role: 'user', content: 'Go.' }], signal: new AbortController().signal })).answeredBy);
 
   expect(calledWith().map(([model]) => model)).toEqual(['paid-model', 'paid-model', 'page-model']);
+  // The call the page's model answered says so: the journal and the costs name it, not the connection.
+  expect(answeredBy).toEqual([undefined, undefined, { label: 'the page model', pageModel: 'page-model' }]);
   expect(notices.map((notice) => notice.code)).toEqual(['keyed-budget-spent']);
 });

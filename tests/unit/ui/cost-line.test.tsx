@@ -121,6 +121,32 @@ describe("the page's own model", () => {
     }
   });
 
+  it('counts a call under the model that answered it when another answered than the start named (a keyed budget spent)', () => {
+    installMessages(chineseMessages);
+    try {
+      const run = buildRun({ createdAt: START, endedAt: START + 1_000 });
+      const calls: JournalEvent[] = [
+        ...call('child-a', 1, 'Paid · paid-model', START, 500, reported(10, 2)),
+        { runId: 'run-1', seq: ++seq, time: START + 600, type: 'model-call-start', invocationId: 'child-a', data: { round: 2, model: 'Paid · paid-model' } },
+        { runId: 'run-1', seq: ++seq, time: START + 900, type: 'model-call-end', invocationId: 'child-a', data: { round: 2, ok: true, usage: reported(20, 4), model: "the page's own model", pageModel: 'gpt-4o' } },
+      ];
+
+      render(<CostLine run={run} journal={calls} now={0} />);
+
+      const byModel = [...document.querySelectorAll('.cost-by-model li')].map((row) => [row.querySelector('.cost-model')?.textContent, row.getAttribute('data-model')]);
+      expect(byModel).toEqual([
+        ['Paid · paid-model', 'Paid · paid-model'],
+        ['页面自己的模型 · gpt-4o', "the page's own model"],
+      ]);
+      expect(summariseRunCost(run, calls, 0).byModel.map((cost) => [cost.model, cost.calls, cost.tokensIn, cost.callMilliseconds])).toEqual([
+        ['Paid · paid-model', 1, 10, 500],
+        ["the page's own model", 1, 20, 300],
+      ]);
+    } finally {
+      installEnglishMessages();
+    }
+  });
+
   it("names a helper's model under its task row the same way; a connection keeps its own label", () => {
     installMessages(chineseMessages);
     try {
