@@ -19,15 +19,21 @@ const templateVariable = 'RETINUE_FIREFOX_PROFILE_TEMPLATE';
  */
 export async function prepareFirefoxProfileTemplate(firefoxExecutable: string): Promise<() => Promise<void>> {
   const template = await mkdtemp(path.join(tmpdir(), 'retinue-firefox-template-'));
-  const browser = await puppeteer.launch({
-    browser: 'firefox',
-    executablePath: firefoxExecutable,
-    headless: true,
-    userDataDir: template,
-    defaultViewport: null,
-    args: ['--remote-allow-system-access'],
-  });
-  await browser.close();
+  try {
+    const browser = await puppeteer.launch({
+      browser: 'firefox',
+      executablePath: firefoxExecutable,
+      headless: true,
+      userDataDir: template,
+      defaultViewport: null,
+      args: ['--remote-allow-system-access'],
+    });
+    await browser.close();
+  } catch (error) {
+    await rm(template, { recursive: true, force: true });
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(`${firefoxExecutable} did not start headless on an empty profile (the one every Firefox test file starts from): ${reason}`, { cause: error });
+  }
   process.env[templateVariable] = template;
   return async () => {
     delete process.env[templateVariable];
