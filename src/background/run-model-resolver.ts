@@ -4,7 +4,7 @@ import type { PageRelayedFetch } from '../hosts/page-relayed-fetch';
 import type { PromptSnapshot } from '../hosts/prompt-snapshot';
 import { connectionProfileTarget } from '../hosts/sillytavern/connection-profile-target';
 import { sourceProtocolFor } from '../hosts/sillytavern/source-protocols';
-import type { ConcurrencyLimiter } from '../model/concurrency-limiter';
+import { createConcurrencyLimiter, type ConcurrencyLimiter } from '../model/concurrency-limiter';
 import type { ModelClientOptions } from '../model/create-model-client';
 import { createModelResolver } from '../model/model-resolver';
 import { readSiteLending, type SiteLending } from '../settings/connection-lending';
@@ -37,16 +37,28 @@ export interface RunModelResolverOptions {
 }
 
 /**
+ * Calls through one page at once, at most. A browser opens 6 connections to one host over HTTP/1.1
+ * (Chromium and Firefox alike): past that a call waits in the browser's queue, where a helper's clock
+ * runs and can time it out before its request is even sent (SillyTavern check 7: the root's call and
+ * six helpers', the sixth helper's waited about 270 ms for a connection). One fewer than six leaves
+ * the page a connection for its own requests; a call past this waits in Retinue's queue instead,
+ * where the helper's clock stands still.
+ */
+export const PAGE_CALLS_AT_ONCE = 5;
+
+/**
  * The models a run's agents call: the page's own (through the page), a SillyTavern connection
  * profile (through the page too), or a keyed connection the user lent this site, within the day's
- * budget.
+ * budget. Every call through the page, whatever its model or profile, shares one queue.
  */
 export function runModelResolver(options: RunModelResolverOptions) {
   const { origin, settings, adapter, snapshot, pageFetch } = options;
   // Claude and Google sources answer in their own shapes: calls through them go whole, read by their module.
   const wholeReply = sourceProtocolFor(adapter, snapshot)?.wholeReply;
   const toolProtocol = findSite(settings, origin)?.toolProtocol ?? 'auto';
-  const maxConcurrency = settings.defaults.maxRunningChildren + 1;
+  const maxConcurrency = Math.min(settings.defaults.maxRunningChildren + 1, PAGE_CALLS_AT_ONCE);
+  // A keyed connection's clients keep their own limiter (connectionLimiters): this one is the page's.
+  const throughThePage = createConcurrencyLimiter(maxConcurrency);
   return createModelResolver({
     connections: settings.connections,
     hostProfile: (profileName) => connectionProfileTarget({ origin, profileName, pageFetch, maxConcurrency, toolProtocol }),
@@ -64,6 +76,7 @@ export function runModelResolver(options: RunModelResolverOptions) {
       ...(wholeReply ? { wholeReply } : {}),
     },
     ...(options.clientOptions ? { clientOptions: options.clientOptions } : {}),
+    pageLimiter: throughThePage,
     connectionLimiters: options.connectionLimiters,
     // A keyed connection serves this site only when the user lent it here, within the day's budget.
     lending: createLendingGate({

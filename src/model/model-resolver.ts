@@ -41,6 +41,11 @@ export interface ModelResolverOptions {
   /** Retry timing and retry notices for every client. */
   clientOptions?: Omit<ModelClientOptions, 'limiter'>;
   /**
+   * One queue for every call through the page (the page's own model, whatever model it names, and
+   * its connection profiles); without it each of those clients queues on its own `maxConcurrency`.
+   */
+  pageLimiter?: ConcurrencyLimiter;
+  /**
    * Limiters by connection id. Give every resolver the same map (the background makes one resolver
    * per run) so that parallel runs respect each connection's `maxConcurrency` together.
    */
@@ -68,6 +73,7 @@ export interface ModelResolverOptions {
 export function createModelResolver(options: ModelResolverOptions): ModelResolver {
   const clients = new Map<string, ModelClient>();
   const limiters = options.connectionLimiters ?? new Map<string, ConcurrencyLimiter>();
+  const throughThePage: ModelClientOptions = { ...options.clientOptions, ...(options.pageLimiter ? { limiter: options.pageLimiter } : {}) };
 
   /** The page's model, or another model of the page's source (same endpoint and session, no key). */
   function hostClient(model: string | undefined): ModelClient {
@@ -77,7 +83,7 @@ export function createModelResolver(options: ModelResolverOptions): ModelResolve
       // Another model of the page's source is still the page's own model, by that model's name.
       const pageModel = options.host.pageModel !== undefined && model ? { pageModel: model } : {};
       const target = model ? { ...options.host, model, label: `${options.host.label} · ${model}`, ...pageModel } : options.host;
-      client = createModelClient(target, options.clientOptions);
+      client = createModelClient(target, throughThePage);
       clients.set(key, client);
     }
     return client;
@@ -94,7 +100,7 @@ export function createModelResolver(options: ModelResolverOptions): ModelResolve
           `Agent '${profile.name}' runs on SillyTavern connection profile “${profileName}”, which only a SillyTavern page can use: run it in the browser on SillyTavern, or bind the agent to the page's model or a connection.`,
         );
       }
-      client = createModelClient(options.hostProfile(profileName), options.clientOptions);
+      client = createModelClient(options.hostProfile(profileName), throughThePage);
       clients.set(key, client);
     }
     return client;

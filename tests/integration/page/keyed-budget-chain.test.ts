@@ -1,17 +1,8 @@
-import OpenAI from 'openai';
 import { afterEach, beforeEach, expect, test } from 'vitest';
-import { createBackgroundContext, type BackgroundContext } from '../../../src/background/background-context';
-import { installRunService } from '../../../src/background/run-service';
-import type { RunServicePort } from '../../../src/background/run-port-handler';
 import { addKeyedSpend, KEYED_DAILY_TOKEN_BUDGET } from '../../../src/settings/connection-lending';
-import { settingsSchema } from '../../../src/settings/schema';
-import { openRunStore } from '../../../src/store/idb-run-store';
 import { summariseTaskCost } from '../../../src/ui/side-panel/task-cost';
-import { FakePageWindow } from '../../support/fake-page-window';
-import { uniqueDatabaseName } from '../../support/record-builders';
-import { startScriptedModelServer, type ScriptedModelServer, type ScriptedRequest } from '../../support/scripted-model-server';
-import { wirePageToBackground } from './page-bridge-wiring';
-import { pageChainSettings } from './page-chain-settings';
+import type { ScriptedRequest } from '../../support/scripted-model-server';
+import { startPageChain, type PageChain } from './page-chain';
 
 /**
  * A keyed connection's daily budget running out in the middle of a helper's task, through the whole
@@ -22,30 +13,16 @@ import { pageChainSettings } from './page-chain-settings';
 const isRoot = (request: ScriptedRequest) => request.systemText.includes('[[root]]');
 const isCritic = (request: ScriptedRequest) => request.systemText.includes('[[critic]]');
 
-let server: ScriptedModelServer;
-let page: FakePageWindow;
-let context: BackgroundContext;
-let pageOrigin: string;
-
+let chain: PageChain;
 beforeEach(async () => {
-  server = await startScriptedModelServer();
-  pageOrigin = new URL(server.baseURL).origin;
-  const settings = settingsSchema.parse(pageChainSettings(server, pageOrigin));
-  const storeName = uniqueDatabaseName();
-  const listeners: ((port: RunServicePort) => void)[] = [];
-  context = createBackgroundContext({ openStore: () => openRunStore({ name: storeName }), loadSettings: async () => settings, watchSettings: () => () => undefined });
-  installRunService({ context, connections: { addListener: (listener) => void listeners.push(listener) }, recordNotice: () => undefined, clientOptions: { maxRetries: 0 } });
-  page = new FakePageWindow(globalThis.fetch, `${pageOrigin}/chat.html`);
-  wirePageToBackground(page, listeners);
+  chain = await startPageChain();
 });
-
-afterEach(async () => {
-  await server.close();
-});
+afterEach(() => chain.close());
 
 test("a helper whose keyed budget runs out mid-task: the calls the page's own model answered are named as its calls", async () => {
   // A loopback site starts lent the keyed connection; 100 tokens of today's budget are left.
-  await addKeyedSpend(pageOrigin, KEYED_DAILY_TOKEN_BUDGET - 100);
+  const { server, context } = chain;
+  await addKeyedSpend(chain.pageOrigin, KEYED_DAILY_TOKEN_BUDGET - 100);
   server.queue(
     isRoot,
     { toolCalls: [{ name: 'agent_delegate', arguments: { agentId: 'scene-critic', task: { title: 'Critique the duel', objective: 'One finding.' } } }] },
@@ -57,9 +34,7 @@ test("a helper whose keyed budget runs out mid-task: the calls the page's own mo
     { toolCalls: [{ name: 'workspace_list', arguments: {} }], usage: { prompt_tokens: 1_000, completion_tokens: 500, total_tokens: 1_500 } },
     { toolCalls: [{ name: 'task_return', arguments: { summary: 'Slow the first exchange.', status: 'completed' } }] },
   );
-  const client = new OpenAI({ baseURL: server.baseURL, apiKey: 'page-key', maxRetries: 0, fetch: (input, init) => page.fetch(input, init) });
-
-  const completion = await client.chat.completions.create({ model: 'page-model', messages: [{ role: 'user', content: 'The duel in the rain.' }] });
+  const completion = await chain.pageClient().chat.completions.create({ model: 'page-model', messages: [{ role: 'user', content: 'The duel in the rain.' }] });
 
   expect(completion.choices[0]?.message.content).toBe('The duel, slower.');
   // The critic's first call spent the budget on its key; its second went through the page.
