@@ -3,7 +3,7 @@ import { peakOverlap, type ScriptedRequest } from '../../support/scripted-model-
 import { startPageChain, type PageChain } from './page-chain';
 
 /**
- * Calls through the page share one queue of PAGE_CALLS_AT_ONCE (5): a browser would hold the rest in
+ * Calls through the page share one queue of PAGE_CALLS_AT_ONCE (6): a browser would hold the rest in
  * its own connection queue, where a helper's clock runs. The page hook's fetch here has no such
  * queue, so any call past the cap would show at the server as one more answered at the same time.
  */
@@ -11,8 +11,8 @@ import { startPageChain, type PageChain } from './page-chain';
 const isRoot = (request: ScriptedRequest) => request.systemText.includes('[[root]]');
 const isChecker = (request: ScriptedRequest) => request.systemText.includes('[[checker]]');
 /** PAGE_CALLS_AT_ONCE (run-model-resolver.ts), as the browser's limit and the page's own use make it. */
-const AT_ONCE = 5;
-const CHECKS = 7;
+const AT_ONCE = 6;
+const CHECKS = 8;
 const ANSWER_MS = 700;
 /** Each helper's time limit: a helper whose clock ran while its call waited its turn would pass it. */
 const HELPER_TIMEOUT_MS = 1_000;
@@ -20,7 +20,7 @@ const HELPER_TIMEOUT_MS = 1_000;
 let chain: PageChain;
 afterEach(() => chain.close());
 
-test(`seven helpers on the page's own model, allowed eight at once: at most ${AT_ONCE} of their calls go through the page at a time, and all seven answer within their time though the last wait their turn`, async () => {
+test(`eight helpers on the page's own model, allowed eight at once: at most ${AT_ONCE} of their calls go through the page at a time, and all eight answer within their time though the last wait their turn`, async () => {
   chain = await startPageChain((settings) => ({
     ...settings,
     defaults: { ...settings.defaults, maxRunningChildren: 8 },
@@ -31,14 +31,14 @@ test(`seven helpers on the page's own model, allowed eight at once: at most ${AT
     name: 'agent_delegate',
     arguments: { agentId: 'continuity-checker', task: { title: `Check scene ${index + 1}`, objective: 'One finding.' } },
   }));
-  server.queue(isRoot, { toolCalls: delegations }, { toolCalls: [{ name: 'agent_await', arguments: {} }] }, { content: 'All seven answered.' });
+  server.queue(isRoot, { toolCalls: delegations }, { toolCalls: [{ name: 'agent_await', arguments: {} }] }, { content: 'All eight answered.' });
   server.script((request) =>
     isChecker(request) ? { delayMs: ANSWER_MS, toolCalls: [{ name: 'task_return', arguments: { summary: 'No contradiction.', status: 'completed' } }] } : undefined,
   );
 
   const completion = await chain.pageClient().chat.completions.create({ model: 'page-model', messages: [{ role: 'user', content: 'The duel in the rain.' }] });
 
-  expect(completion.choices[0]?.message.content).toBe('All seven answered.');
+  expect(completion.choices[0]?.message.content).toBe('All eight answered.');
   const store = await context.getStore();
   const [run] = await store.listRuns();
   expect((await store.listTasks(run?.id ?? '')).map((task) => task.status)).toEqual(Array(CHECKS).fill('completed'));
