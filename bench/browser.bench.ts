@@ -79,31 +79,63 @@ async function extensionIds(): Promise<string[]> {
   throw new Error('Not every extension started a worker within 15 s.');
 }
 
-type VersionUpdate = { versions: { registrationId: string; scriptURL: string; runningStatus: string }[] };
+type VersionUpdate = { versions: { versionId: string; scriptURL: string; runningStatus: string }[] };
 
-function watchRunning(session: CDPSession): (scriptPrefix: string) => Promise<void> {
-  let waiters: { prefix: string; resolve: () => void }[] = [];
-  session.on('ServiceWorker.workerVersionUpdated', (update: VersionUpdate) => {
-    for (const version of update.versions) {
-      if (version.runningStatus !== 'running') continue;
-      waiters = waiters.filter((waiter) => {
-        if (!version.scriptURL.startsWith(waiter.prefix)) return true;
-        waiter.resolve();
-        return false;
-      });
-    }
-  });
-  return (prefix) => new Promise<void>((resolve) => waiters.push({ prefix, resolve }));
+interface WorkerWatch {
+  /** Resolves once every version of the extension whose scope starts with `prefix` reports `status`. */
+  until(prefix: string, status: 'running' | 'stopped', what: string): Promise<void>;
+  isRunning(prefix: string): boolean;
 }
 
-async function coldStart(session: CDPSession, running: (prefix: string) => Promise<void>, id: string): Promise<number> {
-  await session.send('ServiceWorker.stopAllWorkers');
-  await new Promise((resolve) => setTimeout(resolve, 300));
+/** How long a worker may take to report a stop or a start before the bench gives up with a message. */
+const REPORT_TIMEOUT_MS = 20_000;
+
+/**
+ * The workers' last reported states, from CDP's updates. A wait checks the state it already has
+ * first: a stop still under way after `stopAllWorkers` answered, or a worker an event woke, would
+ * otherwise leave a waiter for an update that never comes (the bench once hung so under load).
+ */
+function watchWorkers(session: CDPSession): WorkerWatch {
+  const versions = new Map<string, { scriptURL: string; runningStatus: string }>();
+  let waiters: { check: () => boolean; resolve: () => void }[] = [];
+  const statusesOf = (prefix: string) => [...versions.values()].filter((version) => version.scriptURL.startsWith(prefix)).map((version) => version.runningStatus);
+  session.on('ServiceWorker.workerVersionUpdated', (update: VersionUpdate) => {
+    for (const version of update.versions) versions.set(version.versionId, version);
+    waiters = waiters.filter((waiter) => {
+      if (!waiter.check()) return true;
+      waiter.resolve();
+      return false;
+    });
+  });
+  return {
+    isRunning: (prefix) => statusesOf(prefix).includes('running'),
+    until(prefix, status, what) {
+      const check = () => {
+        const statuses = statusesOf(prefix);
+        return status === 'running' ? statuses.includes('running') : statuses.every((each) => each === 'stopped');
+      };
+      return new Promise<void>((resolve, reject) => {
+        if (check()) return resolve();
+        const timer = setTimeout(() => reject(new Error(`${what}: CDP reported no ${status} worker within ${REPORT_TIMEOUT_MS / 1000} s.`)), REPORT_TIMEOUT_MS);
+        waiters.push({ check, resolve: () => (clearTimeout(timer), resolve()) });
+      });
+    },
+  };
+}
+
+async function coldStart(session: CDPSession, workers: WorkerWatch, id: string): Promise<number> {
   const scope = `chrome-extension://${id}/`;
-  const started = running(scope);
+  // A worker may wake on its own after a stop (an event of its extension's): stop it again, a few times.
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    await session.send('ServiceWorker.stopAllWorkers');
+    await workers.until(scope, 'stopped', `Stopping ${scope}`);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    if (!workers.isRunning(scope)) break;
+  }
+  if (workers.isRunning(scope)) throw new Error(`The worker of ${scope} kept starting on its own after a stop; a cold start cannot be timed.`);
   const begin = performance.now();
   await session.send('ServiceWorker.startWorker', { scopeURL: scope });
-  await started;
+  await workers.until(scope, 'running', `Starting ${scope}`);
   return performance.now() - begin;
 }
 
@@ -113,7 +145,7 @@ try {
   const ids = await extensionIds();
   const page = await context.newPage();
   const session = await context.newCDPSession(page);
-  const running = watchRunning(session);
+  const workers = watchWorkers(session);
   await session.send('ServiceWorker.enable');
   const manifests = await Promise.all(
     ids.map(async (id) => {
@@ -130,13 +162,13 @@ try {
   const ours: number[] = [];
   const trivial: number[] = [];
   const compared: number[] = [];
-  await coldStart(session, running, ourId);
-  await coldStart(session, running, trivialId);
-  if (comparedId) await coldStart(session, running, comparedId);
+  await coldStart(session, workers, ourId);
+  await coldStart(session, workers, trivialId);
+  if (comparedId) await coldStart(session, workers, comparedId);
   for (let pair = 0; pair < PAIRS; pair += 1) {
-    ours.push(await coldStart(session, running, ourId));
-    trivial.push(await coldStart(session, running, trivialId));
-    if (comparedId) compared.push(await coldStart(session, running, comparedId));
+    ours.push(await coldStart(session, workers, ourId));
+    trivial.push(await coldStart(session, workers, trivialId));
+    if (comparedId) compared.push(await coldStart(session, workers, comparedId));
   }
   const ourMedian = median(ours);
   const trivialMedian = median(trivial);
