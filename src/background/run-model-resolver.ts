@@ -43,7 +43,8 @@ export interface RunModelResolverOptions {
  * six helpers', the sixth helper's waited about 270 ms for a connection); now it waits in Retinue's
  * queue, where the clock stands still. Five would leave the page a connection of its own, but cost
  * six helpers a call's time every round (Chromium bench: 0.70 of ideal against 0.77), and a page
- * waiting on its generation has no other request open.
+ * waiting on its generation has no other request open. The root's call, which the reply waits on, goes
+ * ahead of helpers' calls waiting (`ModelCallRequest.urgent`).
  */
 export const PAGE_CALLS_AT_ONCE = 6;
 

@@ -3,7 +3,10 @@ import { CancelledError } from '../errors';
 /** Gives back the slot a caller holds; calling it twice is harmless. */
 export type ReleaseSlot = () => void;
 
-/** A first-come, first-served semaphore that caps how many calls run at once. */
+/**
+ * A semaphore that caps how many calls run at once, first come, first served, except that an urgent
+ * caller waits ahead of every caller that is not (in turn among the urgent ones).
+ */
 export interface ConcurrencyLimiter {
   readonly maxConcurrency: number;
   /** Slots in use now. */
@@ -11,12 +14,18 @@ export interface ConcurrencyLimiter {
   /** Callers waiting for a slot. */
   readonly waiting: number;
   /** Waits for a slot; rejects with CancelledError when `signal` aborts first (the wait is then dropped). */
-  acquire(signal?: AbortSignal): Promise<ReleaseSlot>;
+  acquire(signal?: AbortSignal, options?: AcquireOptions): Promise<ReleaseSlot>;
   /** Runs `work` in a slot and releases the slot however it ends. */
   run<T>(work: () => Promise<T>, signal?: AbortSignal): Promise<T>;
 }
 
+export interface AcquireOptions {
+  /** Waits ahead of the callers that are not urgent; never takes a slot from a caller holding one. */
+  urgent?: boolean;
+}
+
 interface Waiter {
+  urgent: boolean;
   grant: (release: ReleaseSlot) => void;
 }
 
@@ -44,7 +53,7 @@ export function createConcurrencyLimiter(maxConcurrency: number): ConcurrencyLim
     };
   }
 
-  function acquire(signal?: AbortSignal): Promise<ReleaseSlot> {
+  function acquire(signal?: AbortSignal, options: AcquireOptions = {}): Promise<ReleaseSlot> {
     if (signal?.aborted) return Promise.reject(cancelledBy(signal));
     if (active < limit) {
       active += 1;
@@ -57,12 +66,15 @@ export function createConcurrencyLimiter(maxConcurrency: number): ConcurrencyLim
         reject(cancelledBy(signal as AbortSignal));
       };
       const waiter: Waiter = {
+        urgent: options.urgent === true,
         grant: (release) => {
           signal?.removeEventListener('abort', onAbort);
           resolve(release);
         },
       };
-      queue.push(waiter);
+      const firstNotUrgent = waiter.urgent ? queue.findIndex((queued) => !queued.urgent) : -1;
+      if (firstNotUrgent >= 0) queue.splice(firstNotUrgent, 0, waiter);
+      else queue.push(waiter);
       signal?.addEventListener('abort', onAbort, { once: true });
     });
   }

@@ -129,7 +129,7 @@ export function createModelClient(target: ModelTarget, options: ModelClientOptio
     let streamOptions = !(await memory.refusesStreamOptions(endpointKey));
     for (let attemptNumber = 1; ; attemptNumber += 1) {
       if (request.signal.aborted) throw cancelledBy(request.signal, callName);
-      const release = await limiter.acquire(request.signal).catch(() => {
+      const release = await limiter.acquire(request.signal, { urgent: request.urgent === true }).catch(() => {
         throw cancelledBy(request.signal, callName);
       });
       let outcome: AttemptOutcome;

@@ -30,6 +30,11 @@ export interface ModelCallRequest {
   sampling?: CallSampling;
   signal: AbortSignal;
   /**
+   * The root's call, which the page's reply waits on: when every connection is busy it takes the next
+   * one free ahead of helpers' calls already waiting (a call under way is never stopped for it).
+   */
+  urgent?: boolean;
+  /**
    * Streamed text of the assistant turn, as it arrives. When an attempt fails mid-stream and the call
    * is retried, the text starts again from the beginning after `onRetry`.
    */

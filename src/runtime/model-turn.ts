@@ -112,6 +112,8 @@ export async function runModelTurn(driver: InvocationDriver, prepared: PreparedT
         toolChoice: prepared.toolChoice,
         sampling: driver.sampling,
         signal: driver.signal,
+        // The page waits on the root: its call goes ahead of helpers' calls waiting for a connection.
+        urgent: driver.invocation.kind === 'root',
         ...(turnStream
           ? { onTextDelta: turnStream.text, onReasoningDelta: turnStream.reasoning, onToolCallDelta: turnStream.toolCallDelta }
           : {}),

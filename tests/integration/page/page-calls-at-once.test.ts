@@ -46,3 +46,38 @@ test(`eight helpers on the page's own model, allowed eight at once: at most ${AT
   expect(checks).toHaveLength(CHECKS);
   expect(peakOverlap(checks)).toBe(AT_ONCE);
 });
+
+test("the root's call takes the next free connection ahead of helpers' calls waiting for one: nine helpers, six at a time, and the root's next round is not kept behind the two still queued", async () => {
+  const helpers = 9;
+  chain = await startPageChain((settings) => ({ ...settings, defaults: { ...settings.defaults, maxRunningChildren: helpers, maxTasksPerRun: helpers } }));
+  const { server } = chain;
+  const delegations = Array.from({ length: helpers }, (_, index) => ({
+    name: 'agent_delegate',
+    arguments: { agentId: 'continuity-checker', task: { title: `Check scene ${index + 1}`, objective: 'One finding.' } },
+  }));
+  server.queue(
+    isRoot,
+    { toolCalls: delegations },
+    { toolCalls: [{ name: 'agent_await', arguments: { mode: 'nextCompleted' } }] },
+    { toolCalls: [{ name: 'agent_await', arguments: { mode: 'allCompleted' } }] },
+    { content: 'All nine answered.' },
+  );
+  // Helper n answers after 300 + 250·n ms: one connection comes free at a time, 250 ms apart.
+  server.script((request) => {
+    if (!isChecker(request)) return undefined;
+    const scene = Number(/Check scene (\d)/.exec(request.allText)?.[1] ?? 0);
+    return { delayMs: 300 + 250 * scene, toolCalls: [{ name: 'task_return', arguments: { summary: 'No contradiction.', status: 'completed' } }] };
+  });
+
+  const completion = await chain.pageClient().chat.completions.create({ model: 'page-model', messages: [{ role: 'user', content: 'The duel in the rain.' }] });
+
+  expect(completion.choices[0]?.message.content).toBe('All nine answered.');
+  const checks = server.requests.filter(isChecker);
+  expect(checks).toHaveLength(helpers);
+  expect(peakOverlap([...checks, ...server.requests.filter(isRoot)])).toBe(AT_ONCE);
+  // The root's third call came after the first helper ended, while two helpers' calls still waited: it went first.
+  const rootThird = server.requests.filter(isRoot)[2];
+  const queuedLast = checks.slice(-2);
+  expect(rootThird?.index).toBeLessThan(Math.min(...queuedLast.map((request) => request.index)));
+});
+

@@ -44,4 +44,42 @@ describe('concurrency limiter', () => {
 
     expect(limiter.active).toBe(0);
   });
+
+  test('an urgent caller waits ahead of the callers that are not, in turn with other urgent ones, and takes no slot from a holder', async () => {
+    const limiter = createConcurrencyLimiter(1);
+    const order: string[] = [];
+    const granted = (name: string, waiting: Promise<() => void>) => waiting.then((release) => (order.push(name), release));
+    const held = await limiter.acquire();
+    const helperOne = granted('helper one', limiter.acquire());
+    const helperTwo = granted('helper two', limiter.acquire());
+    const rootFirst = granted('root first', limiter.acquire(undefined, { urgent: true }));
+    const rootSecond = granted('root second', limiter.acquire(undefined, { urgent: true }));
+
+    expect([limiter.active, limiter.waiting]).toEqual([1, 4]);
+    await Promise.resolve();
+    expect(order).toEqual([]);
+    held();
+    (await rootFirst)();
+    (await rootSecond)();
+    (await helperOne)();
+    (await helperTwo)();
+
+    expect(order).toEqual(['root first', 'root second', 'helper one', 'helper two']);
+    expect([limiter.active, limiter.waiting]).toEqual([0, 0]);
+  });
+
+  test('an urgent caller whose signal aborts leaves the queue, and the slot goes to the next in line', async () => {
+    const limiter = createConcurrencyLimiter(1);
+    const held = await limiter.acquire();
+    const helper = limiter.acquire();
+    const controller = new AbortController();
+    const root = limiter.acquire(controller.signal, { urgent: true });
+
+    controller.abort('the reply is due');
+    await expect(root).rejects.toBeInstanceOf(CancelledError);
+    held();
+
+    (await helper)();
+    expect([limiter.active, limiter.waiting]).toEqual([0, 0]);
+  });
 });
