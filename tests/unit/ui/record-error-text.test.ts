@@ -36,7 +36,8 @@ test('an English interface shows the error as recorded; a Chinese one the transl
 });
 
 const target: ModelTarget = { label: 'Story model', baseURL: 'https://models.example/v1', apiKey: 'sk-test', model: 'story-1' };
-const status = (code: number, refusal?: 'context-length' | 'history-shape' | 'tools'): AttemptFailure => ({
+type FinalFailure = Exclude<AttemptFailure, { kind: 'aborted' }>;
+const status = (code: number, refusal?: 'context-length' | 'history-shape' | 'tools'): FinalFailure => ({
   kind: 'status',
   status: code,
   retryable: false,
@@ -44,7 +45,7 @@ const status = (code: number, refusal?: 'context-length' | 'history-shape' | 'to
   ...(refusal ? { refusal } : {}),
 });
 /** Every way a model call fails for good, each giving the code a task or run ends with. */
-const failures: AttemptFailure[] = [
+const failures: FinalFailure[] = [
   { kind: 'network', retryable: true, detail: 'fetch failed' },
   { kind: 'stream-broken', retryable: true, detail: 'socket hang up' },
   { kind: 'cut', retryable: true, detail: 'no finish reason' },
