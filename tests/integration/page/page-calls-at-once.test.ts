@@ -81,3 +81,39 @@ test("the root's call takes the next free connection ahead of helpers' calls wai
   expect(rootThird?.index).toBeLessThan(Math.min(...queuedLast.map((request) => request.index)));
 });
 
+test("at the reply deadline the root's reply takes the next free connection ahead of helpers still waiting for one, and the helpers finish after the reply", async () => {
+  const helpers = 8;
+  chain = await startPageChain((settings) => ({
+    ...settings,
+    defaults: { ...settings.defaults, maxRunningChildren: helpers },
+    sites: settings.sites.map((site) => ({ ...site, replyDeadlineMs: 400 })),
+  }));
+  const { server, context } = chain;
+  const delegations = Array.from({ length: helpers }, (_, index) => ({
+    name: 'agent_delegate',
+    arguments: { agentId: 'continuity-checker', task: { title: `Check scene ${index + 1}`, objective: 'One finding.' } },
+  }));
+  server.queue(isRoot, { toolCalls: delegations }, { toolCalls: [{ name: 'agent_await', arguments: {} }] }, { content: 'Replied at the deadline.' });
+  // Helper n answers after 1000 + 150·n ms: past the deadline, one connection coming free at a time.
+  server.script((request) => {
+    if (!isChecker(request)) return undefined;
+    const scene = Number(/Check scene (\d)/.exec(request.allText)?.[1] ?? 0);
+    return { delayMs: 1_000 + 150 * scene, toolCalls: [{ name: 'task_return', arguments: { summary: 'No contradiction.', status: 'completed' } }] };
+  });
+
+  const completion = await chain.pageClient().chat.completions.create({ model: 'page-model', messages: [{ role: 'user', content: 'The duel in the rain.' }] });
+
+  expect(completion.choices[0]?.message.content).toBe('Replied at the deadline.');
+  const rootReply = server.requests.filter(isRoot)[2];
+  const lastCheck = () => server.requests.filter(isChecker).at(-1);
+  // The helper still waiting for a connection when the deadline came went after the root's reply.
+  expect(rootReply?.index).toBeLessThan(lastCheck()?.index ?? -1);
+  const store = await context.getStore();
+  const [run] = await store.listRuns();
+  while ((await store.getRun(run?.id ?? ''))?.status === 'running') await new Promise((resolve) => setTimeout(resolve, 20));
+  expect((await store.getRun(run?.id ?? ''))?.reply).toBe('Replied at the deadline.');
+  expect((await store.listTasks(run?.id ?? '')).map((task) => task.status)).toEqual(Array(helpers).fill('completed'));
+  expect(server.requests.filter(isChecker)).toHaveLength(helpers);
+  expect(peakOverlap(server.requests)).toBe(AT_ONCE);
+}, 20_000);
+
