@@ -1,7 +1,7 @@
 /**
  * The runtime benchmark, printed from one run against the scripted model server:
  * (a) parallel speed-up of the scheduler over running children one at a time (the seed's behaviour),
- *     the server on a thread of its own;
+ *     the server on a thread of its own, beside the same calls made bare (bare-calls.ts), the floor;
  * (b) overhead per model round at zero model latency, against the same tool loop in @openai/agents,
  *     the server in-process.
  * Every number is a ratio against a baseline measured here, in the same run.
@@ -23,6 +23,7 @@ import type { PromptSnapshot } from '../src/hosts/prompt-snapshot';
 import { startScriptedModelServer, type ScriptedModelServer } from '../tests/support/scripted-model-server';
 import { benchWorkerProfile, CALL_DELAY_MS, CHILD_ROUNDS, CHILDREN } from './children-workload';
 import { startChildrenServerThread } from './model-server-thread';
+import { timeBareCalls, type BareCallTimes } from './bare-calls';
 
 const LOOP_ROUNDS = 50;
 const LOOP_REPEATS = 11;
@@ -136,12 +137,13 @@ function median(values: number[]): number {
 const seconds = (milliseconds: number) => `${(milliseconds / 1000).toFixed(2)} s`;
 
 /** The run with each setting, `PARALLEL_REPEATS` times in turn, so a slow moment falls on all three alike. */
-async function measureSettings(server: { baseURL: string }, snapshot: PromptSnapshot): Promise<Record<'sequential' | 'byDefault' | 'allAtOnce', MeasuredRun[]>> {
-  const runs: Record<'sequential' | 'byDefault' | 'allAtOnce', MeasuredRun[]> = { sequential: [], byDefault: [], allAtOnce: [] };
+async function measureSettings(server: { baseURL: string }, snapshot: PromptSnapshot): Promise<Record<'sequential' | 'byDefault' | 'allAtOnce', MeasuredRun[]> & { bare: BareCallTimes[] }> {
+  const runs: Record<'sequential' | 'byDefault' | 'allAtOnce', MeasuredRun[]> & { bare: BareCallTimes[] } = { sequential: [], byDefault: [], allAtOnce: [], bare: [] };
   for (let repeat = 0; repeat < PARALLEL_REPEATS; repeat += 1) {
     runs.sequential.push(await runRetinue(server, { defaults: { maxRunningChildren: 1 }, snapshot }));
     runs.byDefault.push(await runRetinue(server, { defaults: {}, snapshot }));
     runs.allAtOnce.push(await runRetinue(server, { defaults: { maxRunningChildren: CHILDREN }, snapshot }));
+    runs.bare.push(await timeBareCalls(server.baseURL));
   }
   return runs;
 }
@@ -177,6 +179,10 @@ async function measureParallelSpeedUp(server: { baseURL: string }): Promise<void
   const ideal = CHILD_ROUNDS * CALL_DELAY_MS;
   const spread = median(allAtOnce.map((run) => run.startSpreadMilliseconds));
   console.log(`  where the time goes with ${CHILDREN} at once: task starts spread over ${spread.toFixed(0)} ms; children ${seconds(childrenOf(allAtOnce))} against ${seconds(ideal)} of model latency`);
+  const bareRatio = median(runs.bare.map((times) => times.oneAtATime)) / median(runs.bare.map((times) => times.allAtOnce));
+  console.log(
+    `  the same ${CHILDREN * CHILD_ROUNDS} calls bare (the SDK alone, no runtime, same server): one at a time ${seconds(median(runs.bare.map((times) => times.oneAtATime)))}, ${CHILDREN} at once ${seconds(median(runs.bare.map((times) => times.allAtOnce)))}: ${bareRatio.toFixed(2)}× (${(bareRatio / CHILDREN).toFixed(3)} of ideal), the most a runtime could gain here; Retinue's children ${(childrenRatio / bareRatio).toFixed(3)} of that`,
+  );
   console.log(`  slowest store calls (time to answer, mean), one at a time: ${describeStoreCalls(sequential.at(-1)?.storeCalls ?? new Map())}`);
   console.log(`  slowest store calls (time to answer, mean), ${CHILDREN} at once:   ${describeStoreCalls(allAtOnce.at(-1)?.storeCalls ?? new Map())}`);
 }
