@@ -95,7 +95,7 @@ export function serveRunPort(port: RunServicePort, dependencies: RunPortDependen
     if (!repliedEarly) abort.abort(cancelledFor(CANCEL_REASONS.pageGone));
   });
   port.onMessage.addListener((raw) => {
-    const parsed = bridgeToBackgroundMessageSchema.safeParse(raw);
+    const parsed = bridgeToBackgroundMessageSchema().safeParse(raw);
     if (!parsed.success) return;
     const message = parsed.data;
     if (message.type === 'run-start' || message.type === 'run-resume' || message.type === 'run-between') {

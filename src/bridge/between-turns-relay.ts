@@ -42,7 +42,7 @@ export function createBetweenTurnsRelay(options: BetweenTurnsRelayOptions): { fr
   const end = () => life.end();
 
   const onBackground = (raw: unknown) => {
-    const parsed = backgroundToBridgeMessageSchema.safeParse(raw);
+    const parsed = backgroundToBridgeMessageSchema().safeParse(raw);
     if (!parsed.success || life.ended) return;
     const message = parsed.data;
     if (message.type === 'host-call' || message.type === 'host-call-abort') hostCalls.fromBackground(message);

@@ -16,7 +16,7 @@ export interface BetweenTurnsRequestOptions {
  * browser.runtime.onMessage.addListener((message) => answerBetweenTurnsRequest(message, { isSiteOn, page }));
  */
 export function answerBetweenTurnsRequest(message: unknown, options: BetweenTurnsRequestOptions): Promise<{ accepted: boolean }> | undefined {
-  const parsed = betweenTurnsRequestSchema.safeParse(message);
+  const parsed = betweenTurnsRequestSchema().safeParse(message);
   if (!parsed.success) return undefined;
   return options.isSiteOn().then((on) => {
     const page = options.page();

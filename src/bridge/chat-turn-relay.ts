@@ -75,7 +75,7 @@ export function createChatTurnRelay(options: ChatTurnRelayOptions): ChatTurnRela
   const end = () => life.end();
 
   const onBackground = (raw: unknown) => {
-    const parsed = backgroundToBridgeMessageSchema.safeParse(raw);
+    const parsed = backgroundToBridgeMessageSchema().safeParse(raw);
     if (!parsed.success || life.ended) return;
     const message: BackgroundToBridgeMessage = parsed.data;
     switch (message.type) {

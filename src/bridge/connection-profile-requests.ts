@@ -16,7 +16,7 @@ export interface ConnectionProfileRequestOptions {
  * browser.runtime.onMessage.addListener((message) => answerConnectionProfileRequest(message, { isSiteOn, query }));
  */
 export function answerConnectionProfileRequest(message: unknown, options: ConnectionProfileRequestOptions): Promise<ConnectionProfilesAnswer> | undefined {
-  if (!connectionProfilesRequestSchema.safeParse(message).success) return undefined;
+  if (!connectionProfilesRequestSchema().safeParse(message).success) return undefined;
   return options.isSiteOn().then((on) => {
     const query = options.query();
     return on && query ? query.ask() : { kind: 'no-answer' };

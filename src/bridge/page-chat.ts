@@ -13,7 +13,7 @@ import { pageChatIdentitySchema, type PageChatIdentity } from '../records/chat-i
  */
 export function pageChatOf(adapter: HostAdapterId, tavern: Record<string, unknown> | undefined, requestType: unknown, href: string): PageChatIdentity | undefined {
   const chat = (adapter === 'sillytavern' ? sillyTavernChat(tavern, requestType) : undefined) ?? addressChat(href);
-  const parsed = chat && pageChatIdentitySchema.safeParse(chat);
+  const parsed = chat && pageChatIdentitySchema().safeParse(chat);
   return parsed?.success ? parsed.data : undefined;
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { builtOnFirstUse } from '../built-on-first-use';
 import { SNAPSHOT_LIMITS } from '../hosts/snapshot-limits';
 import { MAX_LISTED_PROFILES } from './connection-profile-messages';
 
@@ -21,51 +22,52 @@ export const HOST_CALL_CHUNK_MAX_CHARS = 1_000_000;
  */
 export const jsonObjectSchema = z.looseObject({});
 
-const requestId = z.string().check(z.minLength(1), z.maxLength(64));
-const callId = z.string().check(z.minLength(1), z.maxLength(64));
-const status = z.int().check(z.minimum(100), z.maximum(599));
-
-/** Everything the page may say. Anything else is dropped. */
-export const pageToBridgeMessageSchema = z.discriminatedUnion('type', [
-  z.strictObject({
-    type: z.literal('run-start'),
-    requestId,
-    adapter: z.enum(['openai-chat', 'sillytavern']),
-    body: jsonObjectSchema,
-    /** SillyTavern's open chat as the page hook read it (TavernChatState); the bridge makes the chat identity of it. */
-    tavern: z.catch(z.optional(jsonObjectSchema), undefined),
-  }),
-  z.strictObject({ type: z.literal('run-abort'), requestId }),
-  z.strictObject({
-    type: z.literal('host-call-start'),
-    requestId,
-    callId,
-    status,
-    /** The reason phrase, by which the bridge tells the model's status behind the host's (hostCallStatus); the message's cap bounds it. */
-    statusText: z.optional(z.string()),
-    contentType: z.string().check(z.maxLength(200)),
-    /** The model's `Retry-After` header, so a rate-limited host call waits as long as it is asked to. */
-    retryAfter: z.optional(z.string().check(z.maxLength(100))),
-  }),
-  z.strictObject({ type: z.literal('host-call-chunk'), requestId, callId, text: z.string().check(z.maxLength(HOST_CALL_CHUNK_MAX_CHARS)) }),
-  z.strictObject({ type: z.literal('host-call-end'), requestId, callId }),
-  z.strictObject({ type: z.literal('host-call-error'), requestId, callId, message: z.string().check(z.maxLength(2_000)) }),
-  /**
-   * SillyTavern's connection profiles and completion presets as the page hook read them
-   * (TavernProfilesState: flat records of strings and numbers), answering `connection-profiles-request`;
-   * the bridge makes sense of them (connection-profiles.ts, profile-preset.ts).
-   */
-  z.strictObject({
-    type: z.literal('connection-profiles'),
-    queryId: requestId,
-    profiles: z.optional(z.array(jsonObjectSchema).check(z.maxLength(MAX_LISTED_PROFILES))),
-    apiMap: z.optional(jsonObjectSchema),
-    presets: z.optional(jsonObjectSchema),
-  }),
-  /** The page's own answer to a pass-through after a stream began, when it is not a stream: the bridge writes it as events. */
-  z.strictObject({ type: z.literal('pass-through-reply'), requestId, status, text: z.string().check(z.maxLength(HOST_CALL_CHUNK_MAX_CHARS)) }),
-]);
-export type PageToBridgeMessage = z.infer<typeof pageToBridgeMessageSchema>;
+/** Everything the page may say. Anything else is dropped. Built on its first use (built-on-first-use.ts). */
+export const pageToBridgeMessageSchema = builtOnFirstUse(() => {
+  const requestId = z.string().check(z.minLength(1), z.maxLength(64));
+  const callId = z.string().check(z.minLength(1), z.maxLength(64));
+  const status = z.int().check(z.minimum(100), z.maximum(599));
+  return z.discriminatedUnion('type', [
+    z.strictObject({
+      type: z.literal('run-start'),
+      requestId,
+      adapter: z.enum(['openai-chat', 'sillytavern']),
+      body: jsonObjectSchema,
+      /** SillyTavern's open chat as the page hook read it (TavernChatState); the bridge makes the chat identity of it. */
+      tavern: z.catch(z.optional(jsonObjectSchema), undefined),
+    }),
+    z.strictObject({ type: z.literal('run-abort'), requestId }),
+    z.strictObject({
+      type: z.literal('host-call-start'),
+      requestId,
+      callId,
+      status,
+      /** The reason phrase, by which the bridge tells the model's status behind the host's (hostCallStatus); the message's cap bounds it. */
+      statusText: z.optional(z.string()),
+      contentType: z.string().check(z.maxLength(200)),
+      /** The model's `Retry-After` header, so a rate-limited host call waits as long as it is asked to. */
+      retryAfter: z.optional(z.string().check(z.maxLength(100))),
+    }),
+    z.strictObject({ type: z.literal('host-call-chunk'), requestId, callId, text: z.string().check(z.maxLength(HOST_CALL_CHUNK_MAX_CHARS)) }),
+    z.strictObject({ type: z.literal('host-call-end'), requestId, callId }),
+    z.strictObject({ type: z.literal('host-call-error'), requestId, callId, message: z.string().check(z.maxLength(2_000)) }),
+    /**
+     * SillyTavern's connection profiles and completion presets as the page hook read them
+     * (TavernProfilesState: flat records of strings and numbers), answering `connection-profiles-request`;
+     * the bridge makes sense of them (connection-profiles.ts, profile-preset.ts).
+     */
+    z.strictObject({
+      type: z.literal('connection-profiles'),
+      queryId: requestId,
+      profiles: z.optional(z.array(jsonObjectSchema).check(z.maxLength(MAX_LISTED_PROFILES))),
+      apiMap: z.optional(jsonObjectSchema),
+      presets: z.optional(jsonObjectSchema),
+    }),
+    /** The page's own answer to a pass-through after a stream began, when it is not a stream: the bridge writes it as events. */
+    z.strictObject({ type: z.literal('pass-through-reply'), requestId, status, text: z.string().check(z.maxLength(HOST_CALL_CHUNK_MAX_CHARS)) }),
+  ]);
+});
+export type PageToBridgeMessage = z.infer<ReturnType<typeof pageToBridgeMessageSchema>>;
 
 /** Everything the bridge says to the page hook (trusted by the hook; never settings or other runs). */
 export type BridgeToPageMessage =
@@ -112,6 +114,6 @@ export function parsePageMessage(text: unknown): PageToBridgeMessage | undefined
   } catch {
     return undefined;
   }
-  const parsed = pageToBridgeMessageSchema.safeParse(value);
+  const parsed = pageToBridgeMessageSchema().safeParse(value);
   return parsed.success ? parsed.data : undefined;
 }

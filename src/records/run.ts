@@ -56,7 +56,7 @@ export const agentRunSchema = lazySchema(() => z.object({
   /** When the run was first seen at its history cap (recorded and announced once). */
   historyCapReachedAt: z.number().optional(),
   /** The conversation and message this run answers (see chat-identity.ts). */
-  chat: z.optional(chatIdentitySchema),
+  chat: z.optional(chatIdentitySchema()),
   /** The bytes the ended run keeps in the store, measured once for the per-origin quota (origin-storage-quota.ts). */
   storedBytes: z.number().int().min(0).optional(),
   /** Notes the user sent from the side panel to the run's invocations (guidance-note.ts, runtime/guidance.ts). */

@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { builtOnFirstUse } from '../built-on-first-use';
 import type { Settings } from './schema';
 
 /**
@@ -9,7 +10,7 @@ import type { Settings } from './schema';
 export const SITES_ON_STORAGE_KEY = 'sitesOn';
 
 // `zod/mini` (tree-shakes): the bridge content script reads this key.
-const sitesOnSchema = z.array(z.string().check(z.maxLength(300))).check(z.maxLength(1_000));
+const sitesOnSchema = builtOnFirstUse(() => z.array(z.string().check(z.maxLength(300))).check(z.maxLength(1_000)));
 
 /** The exact origins Retinue works on: none while the global switch is off. */
 export function originsSwitchedOn(settings: Pick<Settings, 'enabled' | 'sites'>): string[] {
@@ -18,6 +19,6 @@ export function originsSwitchedOn(settings: Pick<Settings, 'enabled' | 'sites'>)
 
 /** Whether a stored `sitesOn` value lists this exact origin (absent or malformed: no). */
 export function isOriginInSitesOn(stored: unknown, origin: string): boolean {
-  const parsed = sitesOnSchema.safeParse(stored);
+  const parsed = sitesOnSchema().safeParse(stored);
   return parsed.success && parsed.data.includes(origin);
 }

@@ -73,7 +73,7 @@ export interface ConversationPage {
 /** Waits for `count` more ended runs than the store held at `startRuns` (tests share one browser), oldest first. */
 async function endedRunsSince(options: EvaluatingHandle, startRuns: number, count: number): Promise<ChatIdentity[]> {
   const { runs } = await waitForEndedRuns(options, startRuns + count);
-  return runs.slice(startRuns).map((run) => chatIdentitySchema.parse(run.chat));
+  return runs.slice(startRuns).map((run) => chatIdentitySchema().parse(run.chat));
 }
 
 const runCount = async (options: EvaluatingHandle): Promise<number> => (await readRunStore(options)).runs.length;

@@ -109,7 +109,7 @@ export async function runTurnsAcrossTheDeadline(page: EvaluatingHandle, options:
   expect(model.requests.slice(beforeThird).filter(isRoot).some(carriesLateResult)).toBe(false);
 
   const { runs } = await waitForEndedRuns(options, 3);
-  const chats = runs.map((run) => chatIdentitySchema.parse(run.chat));
+  const chats = runs.map((run) => chatIdentitySchema().parse(run.chat));
   expect(chats.map((chat) => chat.conversationId)).toEqual([CHAT_ID, CHAT_ID, CHAT_ID]);
   expect(runs.map((run) => run.adapter)).toEqual(['sillytavern', 'sillytavern', 'sillytavern']);
   const indexes = chats.map((chat) => chat.messageIndex ?? -1);

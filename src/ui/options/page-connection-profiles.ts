@@ -45,7 +45,7 @@ export async function readPageConnectionProfiles(settings: Settings, tabs: TabsA
   for (const tab of open) {
     const origin = originOf(tab.url) as string;
     const raw = await tabs.sendMessage(tab.id as number, { type: 'connection-profiles-request' }).catch(() => undefined);
-    const answer = connectionProfilesAnswerSchema.safeParse(raw);
+    const answer = connectionProfilesAnswerSchema().safeParse(raw);
     if (!answer.success) continue;
     if (answer.data.kind === 'profiles') return { kind: 'profiles', origin, profiles: answer.data.profiles, presets: answer.data.presets ?? [] };
     if (answer.data.kind === 'no-connection-manager') withoutManager ??= origin;

@@ -31,7 +31,7 @@ test('what the page says that does not make an identity is left out', () => {
 });
 
 test("a page's chat state that is not an object is left out, and the turn still goes through", () => {
-  const parsed = pageToBridgeMessageSchema.parse({ type: 'run-start', requestId: 'r1', adapter: 'sillytavern', body: {}, tavern: 'Mira' });
+  const parsed = pageToBridgeMessageSchema().parse({ type: 'run-start', requestId: 'r1', adapter: 'sillytavern', body: {}, tavern: 'Mira' });
   expect(parsed).toEqual({ type: 'run-start', requestId: 'r1', adapter: 'sillytavern', body: {} });
 });
 

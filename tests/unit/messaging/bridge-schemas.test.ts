@@ -50,7 +50,7 @@ describe('page messages', () => {
   });
 
   test('a refused host call (the bridge refuses it) names a source only in SillyTavern’s spelling', () => {
-    const refused = (source: string) => bridgeToBackgroundMessageSchema.safeParse({ type: 'host-call-refused', callId: 'c1', refusal: 'profile-source-unsupported', source }).success;
+    const refused = (source: string) => bridgeToBackgroundMessageSchema().safeParse({ type: 'host-call-refused', callId: 'c1', refusal: 'profile-source-unsupported', source }).success;
     expect(refused('azure_openai')).toBe(true);
     expect(refused('not a source')).toBe(false);
     expect(refused('x'.repeat(65))).toBe(false);
@@ -75,21 +75,21 @@ describe('page messages', () => {
 
 describe('run port messages', () => {
   test('the background’s messages keep their bounds', () => {
-    expect(backgroundToBridgeMessageSchema.safeParse({ type: 'run-reply', reply: 'Hi', helpersWorking: 2 }).success).toBe(true);
-    expect(backgroundToBridgeMessageSchema.safeParse({ type: 'run-reply', reply: 'Hi', helpersWorking: 0 }).success).toBe(false);
-    expect(backgroundToBridgeMessageSchema.safeParse({ type: 'run-failed', status: 502.5, message: 'no' }).success).toBe(false);
-    expect(backgroundToBridgeMessageSchema.safeParse({ type: 'run-reply-delta', text: 'x'.repeat(16_001) }).success).toBe(false);
-    expect(backgroundToBridgeMessageSchema.safeParse({ type: 'host-call', callId: 'c1', body: [], connectionProfile: 'Claude' }).success).toBe(false);
+    expect(backgroundToBridgeMessageSchema().safeParse({ type: 'run-reply', reply: 'Hi', helpersWorking: 2 }).success).toBe(true);
+    expect(backgroundToBridgeMessageSchema().safeParse({ type: 'run-reply', reply: 'Hi', helpersWorking: 0 }).success).toBe(false);
+    expect(backgroundToBridgeMessageSchema().safeParse({ type: 'run-failed', status: 502.5, message: 'no' }).success).toBe(false);
+    expect(backgroundToBridgeMessageSchema().safeParse({ type: 'run-reply-delta', text: 'x'.repeat(16_001) }).success).toBe(false);
+    expect(backgroundToBridgeMessageSchema().safeParse({ type: 'host-call', callId: 'c1', body: [], connectionProfile: 'Claude' }).success).toBe(false);
   });
 
   test('the bridge’s messages keep theirs', () => {
-    expect(bridgeToBackgroundMessageSchema.safeParse({ type: 'run-start', adapter: 'openai-chat', body: { messages: [] } }).success).toBe(true);
-    expect(bridgeToBackgroundMessageSchema.safeParse({ type: 'run-resume', runId: '' }).success).toBe(false);
-    expect(bridgeToBackgroundMessageSchema.safeParse({ type: 'run-over-limit', limit: 'messages' }).success).toBe(false);
+    expect(bridgeToBackgroundMessageSchema().safeParse({ type: 'run-start', adapter: 'openai-chat', body: { messages: [] } }).success).toBe(true);
+    expect(bridgeToBackgroundMessageSchema().safeParse({ type: 'run-resume', runId: '' }).success).toBe(false);
+    expect(bridgeToBackgroundMessageSchema().safeParse({ type: 'run-over-limit', limit: 'messages' }).success).toBe(false);
   });
 
   test('a refusal the background reads names the first wrong field in words (classic zod’s English messages)', () => {
-    const parsed = bridgeToBackgroundMessageSchema.safeParse({ type: 'host-call-start', callId: 'c1', status: 700, contentType: '' });
+    const parsed = bridgeToBackgroundMessageSchema().safeParse({ type: 'host-call-start', callId: 'c1', status: 700, contentType: '' });
     expect(parsed.success).toBe(false);
     expect(parsed.error?.issues[0]).toMatchObject({ path: ['status'], message: expect.stringMatching(/599/) });
   });

@@ -86,7 +86,7 @@ test('a run stored before identities said how sure they are still loads, its bas
   const stored = [
     { conversationId: 'Mara - 2026-11-30', messageIndex: 3, historyKey: 'k1' },
     { conversationId: 'hash:0123456789abcdef', historyKey: 'k2' },
-  ].map((record) => chatIdentitySchema.parse(record));
+  ].map((record) => chatIdentitySchema().parse(record));
 
   expect(stored.map(identityBasis)).toEqual(['page', 'guessed']);
 });
