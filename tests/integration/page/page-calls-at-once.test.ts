@@ -20,6 +20,22 @@ const HELPER_TIMEOUT_MS = 1_000;
 let chain: PageChain;
 afterEach(() => chain.close());
 
+/** The root's delegate calls: `count` continuity checks, "Check scene 1" onwards. */
+const checkDelegations = (count: number) =>
+  Array.from({ length: count }, (_, index) => ({
+    name: 'agent_delegate',
+    arguments: { agentId: 'continuity-checker', task: { title: `Check scene ${index + 1}`, objective: 'One finding.' } },
+  }));
+
+/** Check n answers after `firstMs + stepMs·n`: with a step, one connection comes free at a time. */
+function scriptChecks(server: PageChain['server'], firstMs: number, stepMs = 0): void {
+  server.script((request) => {
+    if (!isChecker(request)) return undefined;
+    const scene = Number(/Check scene (\d)/.exec(request.allText)?.[1] ?? 0);
+    return { delayMs: firstMs + stepMs * scene, toolCalls: [{ name: 'task_return', arguments: { summary: 'No contradiction.', status: 'completed' } }] };
+  });
+}
+
 test(`eight helpers on the page's own model, allowed eight at once: at most ${AT_ONCE} of their calls go through the page at a time, and all eight answer within their time though the last wait their turn`, async () => {
   chain = await startPageChain((settings) => ({
     ...settings,
@@ -27,14 +43,8 @@ test(`eight helpers on the page's own model, allowed eight at once: at most ${AT
     profiles: settings.profiles.map((profile) => (profile.id === 'continuity-checker' ? { ...profile, budget: { ...profile.budget, timeoutMs: HELPER_TIMEOUT_MS } } : profile)),
   }));
   const { server, context } = chain;
-  const delegations = Array.from({ length: CHECKS }, (_, index) => ({
-    name: 'agent_delegate',
-    arguments: { agentId: 'continuity-checker', task: { title: `Check scene ${index + 1}`, objective: 'One finding.' } },
-  }));
-  server.queue(isRoot, { toolCalls: delegations }, { toolCalls: [{ name: 'agent_await', arguments: {} }] }, { content: 'All eight answered.' });
-  server.script((request) =>
-    isChecker(request) ? { delayMs: ANSWER_MS, toolCalls: [{ name: 'task_return', arguments: { summary: 'No contradiction.', status: 'completed' } }] } : undefined,
-  );
+  server.queue(isRoot, { toolCalls: checkDelegations(CHECKS) }, { toolCalls: [{ name: 'agent_await', arguments: {} }] }, { content: 'All eight answered.' });
+  scriptChecks(server, ANSWER_MS);
 
   const completion = await chain.pageClient().chat.completions.create({ model: 'page-model', messages: [{ role: 'user', content: 'The duel in the rain.' }] });
 
@@ -51,23 +61,14 @@ test("the root's call takes the next free connection ahead of helpers' calls wai
   const helpers = 9;
   chain = await startPageChain((settings) => ({ ...settings, defaults: { ...settings.defaults, maxRunningChildren: helpers, maxTasksPerRun: helpers } }));
   const { server } = chain;
-  const delegations = Array.from({ length: helpers }, (_, index) => ({
-    name: 'agent_delegate',
-    arguments: { agentId: 'continuity-checker', task: { title: `Check scene ${index + 1}`, objective: 'One finding.' } },
-  }));
   server.queue(
     isRoot,
-    { toolCalls: delegations },
+    { toolCalls: checkDelegations(helpers) },
     { toolCalls: [{ name: 'agent_await', arguments: { mode: 'nextCompleted' } }] },
     { toolCalls: [{ name: 'agent_await', arguments: { mode: 'allCompleted' } }] },
     { content: 'All nine answered.' },
   );
-  // Helper n answers after 300 + 250·n ms: one connection comes free at a time, 250 ms apart.
-  server.script((request) => {
-    if (!isChecker(request)) return undefined;
-    const scene = Number(/Check scene (\d)/.exec(request.allText)?.[1] ?? 0);
-    return { delayMs: 300 + 250 * scene, toolCalls: [{ name: 'task_return', arguments: { summary: 'No contradiction.', status: 'completed' } }] };
-  });
+  scriptChecks(server, 300, 250);
 
   const completion = await chain.pageClient().chat.completions.create({ model: 'page-model', messages: [{ role: 'user', content: 'The duel in the rain.' }] });
 
@@ -89,17 +90,9 @@ test("at the reply deadline the root's reply takes the next free connection ahea
     sites: settings.sites.map((site) => ({ ...site, replyDeadlineMs: 400 })),
   }));
   const { server, context } = chain;
-  const delegations = Array.from({ length: helpers }, (_, index) => ({
-    name: 'agent_delegate',
-    arguments: { agentId: 'continuity-checker', task: { title: `Check scene ${index + 1}`, objective: 'One finding.' } },
-  }));
-  server.queue(isRoot, { toolCalls: delegations }, { toolCalls: [{ name: 'agent_await', arguments: {} }] }, { content: 'Replied at the deadline.' });
-  // Helper n answers after 1000 + 150·n ms: past the deadline, one connection coming free at a time.
-  server.script((request) => {
-    if (!isChecker(request)) return undefined;
-    const scene = Number(/Check scene (\d)/.exec(request.allText)?.[1] ?? 0);
-    return { delayMs: 1_000 + 150 * scene, toolCalls: [{ name: 'task_return', arguments: { summary: 'No contradiction.', status: 'completed' } }] };
-  });
+  server.queue(isRoot, { toolCalls: checkDelegations(helpers) }, { toolCalls: [{ name: 'agent_await', arguments: {} }] }, { content: 'Replied at the deadline.' });
+  // Past the deadline, one connection coming free at a time.
+  scriptChecks(server, 1_000, 150);
 
   const completion = await chain.pageClient().chat.completions.create({ model: 'page-model', messages: [{ role: 'user', content: 'The duel in the rain.' }] });
 
