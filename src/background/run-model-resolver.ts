@@ -5,6 +5,7 @@ import type { PromptSnapshot } from '../hosts/prompt-snapshot';
 import { connectionProfileTarget } from '../hosts/sillytavern/connection-profile-target';
 import { sourceProtocolFor } from '../hosts/sillytavern/source-protocols';
 import { createConcurrencyLimiter, type ConcurrencyLimiter } from '../model/concurrency-limiter';
+import { CONNECTIONS_PER_HOST } from '../model/connections-per-host';
 import type { ModelClientOptions } from '../model/create-model-client';
 import { createModelResolver } from '../model/model-resolver';
 import { readSiteLending, type SiteLending } from '../settings/connection-lending';
@@ -46,7 +47,7 @@ export interface RunModelResolverOptions {
  * waiting on its generation has no other request open. The root's call, which the reply waits on, goes
  * ahead of helpers' calls waiting (`ModelCallRequest.urgent`).
  */
-export const PAGE_CALLS_AT_ONCE = 6;
+export const PAGE_CALLS_AT_ONCE = CONNECTIONS_PER_HOST;
 
 /**
  * The models a run's agents call: the page's own (through the page), a SillyTavern connection

@@ -1,6 +1,7 @@
 import { ConfigurationError } from '../errors';
 import type { AgentProfile, Connection } from '../settings/schema';
 import { createConcurrencyLimiter, type ConcurrencyLimiter } from './concurrency-limiter';
+import { connectionCallsAtOnce } from './connections-per-host';
 import { createModelClient, type ModelClientOptions } from './create-model-client';
 import type { ModelClient, ModelTarget } from './model-client';
 
@@ -121,7 +122,7 @@ export function createModelResolver(options: ModelResolverOptions): ModelResolve
     if (!client) {
       let limiter = limiters.get(connection.id);
       if (!limiter) {
-        limiter = createConcurrencyLimiter(connection.maxConcurrency);
+        limiter = createConcurrencyLimiter(connectionCallsAtOnce(connection));
         limiters.set(connection.id, limiter);
       }
       // Named by its label only: this text reaches pages and models, the id and address never do.
@@ -131,7 +132,7 @@ export function createModelResolver(options: ModelResolverOptions): ModelResolve
         baseURL: connection.baseURL,
         apiKey: connection.apiKey,
         model: modelId,
-        maxConcurrency: connection.maxConcurrency,
+        maxConcurrency: connectionCallsAtOnce(connection),
         authAdvice: `check the API key of ${name} in Retinue's options`,
         toolProtocol: connection.toolProtocol,
       };

@@ -57,6 +57,21 @@ test("every model of one connection shares the connection's concurrency cap", as
   expect(peakOverlap(server.requests)).toBe(2);
 });
 
+test("a connection at a plain http address makes at most a browser's six connections' calls at once, whatever its setting", async () => {
+  server.script(() => ({ content: 'ok', delayMs: 60 }));
+  const resolveModel = createModelResolver({
+    connections: [connectionSchema.parse({ id: 'local', baseURL: server.baseURL, defaultModel: 'a', maxConcurrency: 8 })],
+    host: { label: 'the page model', baseURL: server.baseURL, apiKey: '', model: 'page-model' },
+  });
+  const critic = resolveModel(profile('critic', { binding: 'connection', connectionId: 'local' }));
+
+  await Promise.all(Array.from({ length: 8 }, () => ask(critic)));
+
+  expect(server.baseURL.startsWith('http:')).toBe(true);
+  expect(server.requests).toHaveLength(8);
+  expect(peakOverlap(server.requests)).toBe(6);
+});
+
 test('resolvers of parallel runs that share the limiter map respect the cap together', async () => {
   server.script(() => ({ content: 'ok', delayMs: 40 }));
   const connections = [connectionSchema.parse({ id: 'local', baseURL: server.baseURL, defaultModel: 'a', maxConcurrency: 2 })];
