@@ -105,7 +105,11 @@ export function createSidePanelState(dependencies: SidePanelDependencies): SideP
     return tracked;
   }
 
+  /** Counts the runs asked to be shown: the reads of one asked before another are not shown over it. */
+  let showRequests = 0;
+
   async function showRun(runId: string | undefined): Promise<void> {
+    const request = (showRequests += 1);
     if (!runId) {
       run.value = undefined;
       tasks.value = [];
@@ -113,6 +117,7 @@ export function createSidePanelState(dependencies: SidePanelDependencies): SideP
       return;
     }
     const [loadedRun, loadedTasks, loadedJournal] = await Promise.all([store.getRun(runId), store.listTasks(runId), store.readJournal(runId)]);
+    if (request !== showRequests) return;
     run.value = loadedRun;
     tasks.value = loadedTasks;
     journal.value = loadedJournal;
@@ -178,11 +183,37 @@ export function createSidePanelState(dependencies: SidePanelDependencies): SideP
     pending = pending.then(() => scheduled);
   }
 
+  /**
+   * The run a `run-start` is being read for. Its reads may begin before its later events are stored
+   * (a run that falls open ends within milliseconds of its start): an event of it that comes
+   * meanwhile has it read again, rather than being dropped as another run's.
+   */
+  let loading: { runId: string; eventsMeanwhile: boolean } | undefined;
+
+  async function showNewRun(runId: string): Promise<void> {
+    const load = { runId, eventsMeanwhile: false };
+    loading = load;
+    await Promise.all([showRun(runId), refreshHistory()]);
+    let readAgain = false;
+    while (loading === load && load.eventsMeanwhile) {
+      load.eventsMeanwhile = false;
+      readAgain = true;
+      await showRun(runId);
+    }
+    if (loading === load) loading = undefined;
+    // History lists the run too: as it stands now (ended, perhaps).
+    if (readAgain) await refreshHistory();
+  }
+
   function applyEvent(event: JournalEvent): void {
     const current = run.value;
+    if (loading?.runId === event.runId) {
+      loading.eventsMeanwhile = true;
+      return;
+    }
     const isNewRun = event.type === 'run-start' && current?.id !== event.runId;
     if (isNewRun && !pinnedRunId.value) {
-      void track(Promise.all([showRun(event.runId), refreshHistory()]).then(() => undefined));
+      void track(showNewRun(event.runId));
       return;
     }
     if (!current || event.runId !== current.id) return;
@@ -217,6 +248,7 @@ export function createSidePanelState(dependencies: SidePanelDependencies): SideP
     origin, settings, run, tasks, journal, pinnedRunId, historyScope, query, history, visibleHistory, matchingHistoryCount,
     now, notice, store, settingsAccess: dependencies.settings,
     setOrigin(next) {
+      loading = undefined;
       origin.value = next;
       pinnedRunId.value = undefined;
       visibleCount.value = pageSize;
@@ -224,11 +256,13 @@ export function createSidePanelState(dependencies: SidePanelDependencies): SideP
       return track(reloadAll());
     },
     openRun(runId) {
+      loading = undefined;
       pinnedRunId.value = runId;
       subscribe();
       return track(showRun(runId));
     },
     followLatest() {
+      loading = undefined;
       pinnedRunId.value = undefined;
       subscribe();
       return track(showLatest());
