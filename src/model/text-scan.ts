@@ -55,12 +55,19 @@ export class TextReader {
    * strings are not shared, so this bounds them all; an answer that spends it is plain text past it.
    */
   private walkBudget: number;
+  /**
+   * Characters `JSON.parse` may still be given, bounded as the walks are. Each parse reads its whole piece, and
+   * pieces from nested markers overlap (`<|tool_call|>{` a thousand times, then `]` as often: each
+   * piece runs to the end), so without a bound their sum grows with the square of the text.
+   */
+  private parseBudget: number;
 
   constructor(
     readonly text: string,
     readonly meter: StepMeter,
   ) {
     this.walkBudget = 4 * text.length + 4096;
+    this.parseBudget = 4 * text.length + 4096;
   }
 
   get length(): number {
@@ -138,8 +145,10 @@ export class TextReader {
     return this.jsonEnd(this.skipSpace(from));
   }
 
-  /** JSON.parse of a piece of this text, counted; undefined when it does not parse. */
+  /** JSON.parse of a piece of this text, counted; undefined when it does not parse or the budget is spent. */
   parse(piece: string): unknown {
+    if (piece.length > this.parseBudget) return undefined;
+    this.parseBudget -= piece.length;
     this.meter.steps += piece.length + 1;
     try {
       return JSON.parse(piece) as unknown;

@@ -37,6 +37,9 @@ describe('the text-call parser reads in linear time', () => {
     ['an unclosed think', '<think>' + 'x'.repeat(100_000)],
     // A fast-check seed found it: each recipient searched to the end for a '<' (quadratic).
     ['harmony recipients with no "<" after them', ('to=functions.agent_listagent_list\n'.repeat(40) + '"'.repeat(40)).repeat(120) + '<|channel|>analysis<|message|>'],
+    // A fast-check seed found it (299584600): each Granite marker's JSON piece ran to the end, and each was parsed.
+    ['Granite markers opening brackets that close only at the end', '<|tool_call|>{'.repeat(9_000) + ']<tool_call>'.repeat(9_000)],
+    ['the same, nested in repeats', ('"<tool_call>'.repeat(23) + ']<tool_call>'.repeat(23) + '<|tool_call|>{'.repeat(23)).repeat(30)],
   ])('%s', (_name, text) => {
     expect(stepsPerCharacter(text)).toBeLessThan(STEPS_PER_CHARACTER);
   });
