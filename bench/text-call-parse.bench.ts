@@ -14,6 +14,7 @@ const inputs: [string, string][] = [
   ['8,000 Hermes calls (past the cap)', '<tool_call>{"name":"agent_list","arguments":{}}</tool_call>\n'.repeat(8_000)],
   ['50,000 unclosed JSON lines', '\n{'.repeat(50_000)],
   ['8,000 harmony headers, no message', ' to=functions.agent_list'.repeat(8_000)],
+  ['9,000 Granite markers closed at the end', '<|tool_call|>{'.repeat(9_000) + ']<tool_call>'.repeat(9_000)],
   ['10,000 Mistral calls', '[TOOL_CALLS]agent_list[ARGS]{"n":1}'.repeat(10_000)],
 ];
 
