@@ -28,6 +28,10 @@ const fakeBrowserOnly = { find: /^wxt\/testing$/, replacement: 'wxt/testing/fake
  * - e2e: the built extension in Debian's Chromium and Firefox ESR. Each file has its own browser
  *   profile and servers on ports of their own, so two files run side by side.
  *
+ * Unit and integration files run in worker threads, not child processes: each file still gets a
+ * fresh module graph, and on 2 cores the unit files took 84 s instead of 109 s (169 s of CPU instead
+ * of 215 s), which the end-to-end files running beside them get back.
+ *
  * All three share one pool: vitest runs the projects' files in one group (e2e first, by its name, so
  * the long files start first and the short unit files fill in at the end).
  */
@@ -40,6 +44,7 @@ export default defineConfig({
         plugins: [WxtVitest()],
         test: {
           name: 'unit',
+          pool: 'threads',
           alias: [fakeBrowserOnly],
           include: ['tests/unit/**/*.test.{ts,tsx}'],
           setupFiles: ['fake-indexeddb/auto'],
@@ -49,6 +54,7 @@ export default defineConfig({
         plugins: [WxtVitest()],
         test: {
           name: 'integration',
+          pool: 'threads',
           alias: [fakeBrowserOnly],
           include: ['tests/integration/**/*.test.ts'],
           setupFiles: ['fake-indexeddb/auto'],

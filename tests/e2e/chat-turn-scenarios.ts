@@ -2,11 +2,11 @@ import { expect } from 'vitest';
 import type { SettingsInput } from '../../src/settings/schema';
 import { PAGE_MESSAGE_MAX_CHARS } from '../../src/messaging/page-messages';
 import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server';
-import { launchChromiumWithExtension, type ChromiumWithExtension } from './support/chromium';
+import type { ChromiumWithExtension } from './support/chromium';
 import { defaultDelegations, scriptDelegatingRoot } from './support/delegating-root-script';
 import { evaluateIn, type EvaluatingHandle } from './support/evaluating-handle';
 import { sendFixtureMessage, waitForFixtureReady, type FixtureTurn } from './support/fixture-pages';
-import { launchFirefoxWithExtension, type FirefoxWithExtension } from './support/firefox';
+import type { FirefoxWithExtension } from './support/firefox';
 import { startFixtureServer, type FixtureServer } from './support/fixture-server';
 import { readRunStore, readStorage, writeSettings } from './support/settings';
 import { coversOrigin, waitForRegisteredContentScripts } from './support/registrations';
@@ -73,12 +73,14 @@ async function startScenario<Browser extends { close(): Promise<void>; openExten
 
 /** Starts the servers and Chromium with Retinue, the primary fixture origin switched on. */
 export function startChromiumScenario(): Promise<ChromiumScenario> {
-  return startScenario(launchChromiumWithExtension);
+  // Loaded here, not at the top: a Firefox file then never loads playwright-core (about 1 s a file).
+  return startScenario(async () => (await import('./support/chromium')).launchChromiumWithExtension());
 }
 
 /** Starts the servers and Firefox with Retinue, the primary fixture origin switched on; `preferences` are Firefox's own. */
 export function startFirefoxScenario(preferences?: Record<string, unknown>): Promise<FirefoxScenario> {
-  return startScenario(() => launchFirefoxWithExtension({ preferences }));
+  // Loaded here, not at the top: a Chromium file then never loads puppeteer-core.
+  return startScenario(async () => (await import('./support/firefox')).launchFirefoxWithExtension({ preferences }));
 }
 
 /**
