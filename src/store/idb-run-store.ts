@@ -36,6 +36,11 @@ export interface OpenRunStoreOptions {
 type Database = IDBPDatabase<RunStoreSchema>;
 
 /** Strips the store-private ordering counter from a record on its way out. */
+/** A run's creation time from a key of either runs index (`by-created` or `by-origin-created`). */
+function createdAtOfIndexKey(key: number | [string, number]): number {
+  return typeof key === 'number' ? key : key[1];
+}
+
 function withoutOrder<T>(record: Ordered<T>): T {
   const { storeOrder: _storeOrder, ...rest } = record;
   return rest as T;
@@ -100,16 +105,19 @@ class IdbRunStore implements RunStore {
     const records = await storeOperation('list runs', async () => {
       const runs = this.database.transaction('runs').store;
       const index = origin === undefined ? runs.index('by-created') : runs.index('by-origin-created');
-      const range =
-        origin === undefined ? this.keyRange.upperBound(upperTime, excludeUpper) : this.keyRange.bound([origin, -Infinity], [origin, upperTime], false, excludeUpper);
-      // All of them in one request, newest first (a cursor costs a round trip to the storage process per record).
-      if (limit === undefined) return (await index.getAll(range)).reverse();
-      const found: AgentRun[] = [];
-      for (let cursor = await index.openCursor(range, 'prev'); cursor; cursor = await cursor.continue()) {
-        found.push(cursor.value);
-        if (found.length >= limit) break;
-      }
-      return found;
+      const rangeFrom = (lowerTime: number) =>
+        origin === undefined
+          ? this.keyRange.bound(lowerTime, upperTime, false, excludeUpper)
+          : this.keyRange.bound([origin, lowerTime], [origin, upperTime], false, excludeUpper);
+      // In one request, newest first: a cursor's step costs a round trip to the storage process per
+      // record, so a limit finds its oldest run's time with one jump of a key cursor instead.
+      if (limit === undefined) return (await index.getAll(rangeFrom(-Infinity))).reverse();
+      const newest = await index.openKeyCursor(rangeFrom(-Infinity), 'prev');
+      if (!newest) return [];
+      const oldest = limit === 1 ? newest : await newest.advance(limit - 1);
+      const lowerTime = oldest ? createdAtOfIndexKey(oldest.key) : -Infinity;
+      // Runs made in the same millisecond as the oldest one kept come along: the cut is by count.
+      return (await index.getAll(rangeFrom(lowerTime))).reverse().slice(0, limit);
     });
     return records.map((record) => this.loadRun(record));
   }

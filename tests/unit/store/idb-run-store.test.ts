@@ -54,6 +54,22 @@ describe('runs', () => {
     expect((await store.listRuns({ before: 30, limit: 1 })).map((run) => run.id)).toEqual(['c']);
     expect(await store.listRuns({ limit: 0 })).toEqual([]);
   });
+
+  test('a limit keeps the newest runs by count, in the order a newest-first walk gives, ties in one millisecond included', async () => {
+    const site = 'http://127.0.0.1:8000';
+    const times = [100, 200, 200, 200, 300, 400];
+    for (const [index, createdAt] of times.entries()) await store.putRun(buildRun({ id: `run-${index}`, origin: site, createdAt }));
+    await store.putRun(buildRun({ id: 'elsewhere', origin: 'http://localhost:3000', createdAt: 250 }));
+    const ids = (runs: AgentRun[]) => runs.map((run) => run.id);
+    const newestFirst = ['run-5', 'run-4', 'run-3', 'run-2', 'run-1', 'run-0'];
+
+    for (let limit = 1; limit <= 8; limit += 1) {
+      expect(ids(await store.listRuns({ origin: site, limit }))).toEqual(newestFirst.slice(0, limit));
+    }
+    expect(ids(await store.listRuns({ origin: site, limit: 2, before: 300 }))).toEqual(['run-3', 'run-2']);
+    expect(ids(await store.listRuns({ limit: 4 }))).toEqual(['run-5', 'run-4', 'elsewhere', 'run-3']);
+    expect(await store.listRuns({ origin: 'http://nowhere.test', limit: 3 })).toEqual([]);
+  });
 });
 
 describe('invocations and tasks', () => {
