@@ -103,10 +103,14 @@ export async function findEarlierResults(
     (earlier) => earlier.id !== run.id && earlier.chat?.conversationId === chat.conversationId && earlier.createdAt <= run.createdAt,
   );
   runs.sort((left, right) => right.createdAt - left.createdAt);
+  const attempts = runs.filter((earlier) => earlier.chat !== undefined && mayReuseForSameMessage(earlier.chat, chat));
+  const carried = runs.filter((earlier) => earlier.repliedAt !== undefined && earlier.chat !== undefined && mayCarryToNextTurn(earlier.chat, chat));
+  // Every run's tasks are read side by side: one wait, not one per earlier attempt or turn.
+  const tasksOf = new Map(await Promise.all([...new Set([...attempts, ...carried])].map(async (earlier) => [earlier.id, await store.listTasks(earlier.id)] as const)));
   const found = new Map<string, EarlierResult>();
   // The newest attempt at this message that asked helpers: an attempt that reused results asked none.
-  for (const attempt of runs.filter((earlier) => earlier.chat !== undefined && mayReuseForSameMessage(earlier.chat, chat))) {
-    const tasks = await store.listTasks(attempt.id);
+  for (const attempt of attempts) {
+    const tasks = tasksOf.get(attempt.id) ?? [];
     if (tasks.length === 0) continue;
     for (const task of tasks) {
       // A result about an attempt's reply does not hold for another attempt at the message.
@@ -116,11 +120,8 @@ export async function findEarlierResults(
     }
     break;
   }
-  // Every earlier turn's tasks are read side by side: one wait, not one per turn of a long chat.
-  const carried = runs.filter((earlier) => earlier.repliedAt !== undefined && earlier.chat !== undefined && mayCarryToNextTurn(earlier.chat, chat));
-  const tasksOf = await Promise.all(carried.map((earlier) => store.listTasks(earlier.id)));
-  for (const [index, earlier] of carried.entries()) {
-    for (const task of tasksOf[index] ?? []) {
+  for (const earlier of carried) {
+    for (const task of tasksOf.get(earlier.id) ?? []) {
       if (task.resultDeliveredAt !== undefined) continue;
       // A sibling swipe's reply is not the one on screen: its after-the-reply result stays with it.
       if (isAboutTheReply(task, earlier) && options.previousReply !== undefined && earlier.reply !== undefined && !sameText(earlier.reply, options.previousReply)) continue;

@@ -56,6 +56,12 @@ test('a swipe of the same message reuses the earlier attempt’s results and ask
   expect(firstRootSystemText()).toContain('`earlier-scene-critic` — Critique (completed): Keep the rain.');
   expect(requestsOf(harness.server, MARKER.critic)).toHaveLength(1);
 
+  // The newest attempt asked no helper: a third swipe still reads the first attempt's results.
+  harness.server.queue(isRoot, { content: 'Third attempt.' });
+  await harness.start({ chat });
+  expect(firstRootSystemText()).toContain('`earlier-scene-critic` — Critique (completed): Keep the rain.');
+  expect(requestsOf(harness.server, MARKER.critic)).toHaveLength(1);
+
   const edited: PromptSnapshot = {
     ...snapshot,
     messages: snapshot.messages.map((message, index) => (index === 1 ? { role: 'user', content: 'The knight enters the garden.' } : message)),
