@@ -29,8 +29,8 @@ const fakeBrowserOnly = { find: /^wxt\/testing$/, replacement: 'wxt/testing/fake
  *   profile and servers on ports of their own, so two files run side by side.
  *
  * Unit and integration files run in worker threads, not child processes: each file still gets a
- * fresh module graph, and on 2 cores the unit files took 84 s instead of 109 s (169 s of CPU instead
- * of 215 s), which the end-to-end files running beside them get back.
+ * fresh module graph, and on 2 cores the two projects took 167 s instead of 177 s (322 s of CPU
+ * instead of 342 s), CPU the end-to-end files running beside them get back.
  *
  * All three share one pool: vitest runs the projects' files in one group (e2e first, by its name, so
  * the long files start first and the short unit files fill in at the end).
