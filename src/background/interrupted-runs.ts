@@ -13,6 +13,13 @@ import type { BackgroundContext } from './background-context';
  */
 export const RECONNECT_GRACE_MS = 20_000;
 
+/**
+ * How long after start-up the sweep waits before it lists the store's runs: the listing reads every
+ * run record (tens of milliseconds with a few thousand), and the event that woke the worker, a turn
+ * most often, goes first. The grace period still ends `RECONNECT_GRACE_MS` after start-up.
+ */
+export const STARTUP_LISTING_DELAY_MS = 5_000;
+
 /** The error an interrupted run carries: what happened and what to do, for a person. */
 export const INTERRUPTED_ERROR = {
   code: 'interrupted',
@@ -32,7 +39,9 @@ const UNFINISHED_INVOCATION = new Set<AgentInvocation['status']>(['created', 'ru
 
 export interface InterruptedRunRecoveryOptions {
   context: BackgroundContext;
-  /** Resolves when pages have had their chance to reconnect; defaults to waiting `RECONNECT_GRACE_MS`. */
+  /** Resolves when the waking event has had its head start; defaults to waiting `STARTUP_LISTING_DELAY_MS`. */
+  waitBeforeListing?: () => Promise<void>;
+  /** Resolves when pages have had their chance to reconnect; defaults to `RECONNECT_GRACE_MS` after start-up. */
   waitForGrace?: () => Promise<void>;
   now?: () => number;
 }
@@ -96,11 +105,13 @@ export async function markRunInterrupted(store: RunStore, run: AgentRun, now: nu
 export async function recoverInterruptedRuns(options: InterruptedRunRecoveryOptions): Promise<AgentRun[]> {
   const now = options.now ?? Date.now;
   const startedAt = now();
+  const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, ms)));
+  await (options.waitBeforeListing ?? (() => wait(STARTUP_LISTING_DELAY_MS)))();
   const store = await options.context.getStore();
   // Runs this background starts itself are newer than its start and never candidates.
   const leftRunning = (await store.listRuns()).filter((run) => run.status === 'running' && run.createdAt < startedAt);
   if (leftRunning.length === 0) return [];
-  await (options.waitForGrace ?? (() => new Promise<void>((resolve) => setTimeout(resolve, RECONNECT_GRACE_MS))))();
+  await (options.waitForGrace ?? (() => wait(startedAt + RECONNECT_GRACE_MS - now())))();
   const marked: AgentRun[] = [];
   for (const candidate of leftRunning) {
     const current = await store.getRun(candidate.id);

@@ -7,7 +7,7 @@ import type { BackgroundToBridgeMessage } from '../../../src/messaging/run-port-
 import { settingsSchema, type Settings } from '../../../src/settings/schema';
 import { openRunStore } from '../../../src/store/idb-run-store';
 import { createPortPair } from '../../support/in-memory-run-ports';
-import { uniqueDatabaseName } from '../../support/record-builders';
+import { buildRun, uniqueDatabaseName } from '../../support/record-builders';
 import { startScriptedModelServer, type ScriptedModelServer, type ScriptedRequest } from '../../support/scripted-model-server';
 
 /**
@@ -111,9 +111,13 @@ test('after a restart the run whose page reconnects is resumed and completes; th
   const context = startBackground();
   let endGrace: () => void = () => undefined;
   const graceOver = new Promise<void>((resolve) => (endGrace = resolve));
-  const recovery = recoverInterruptedRuns({ context, waitForGrace: () => graceOver });
+  // The sweep lists the store only after the waking turn's head start: here once the resumed run works again.
+  let endHeadStart: () => void = () => undefined;
+  const headStartOver = new Promise<void>((resolve) => (endHeadStart = resolve));
+  const recovery = recoverInterruptedRuns({ context, waitBeforeListing: () => headStartOver, waitForGrace: () => graceOver });
   const reconnected = connectPage({ type: 'run-resume', runId: waitingRunId });
   await resumedCallArrivedNow;
+  endHeadStart();
   endGrace();
   const interrupted = await recovery;
   releaseResumedCall();
@@ -143,6 +147,27 @@ test('after a restart the run whose page reconnects is resumed and completes; th
 test('a start-up with no run left working waits for nothing and marks nothing', async () => {
   const context = startBackground();
   let waited = false;
-  const interrupted = await recoverInterruptedRuns({ context, waitForGrace: async () => void (waited = true) });
+  const interrupted = await recoverInterruptedRuns({ context, waitBeforeListing: async () => undefined, waitForGrace: async () => void (waited = true) });
   expect({ interrupted, waited }).toEqual({ interrupted: [], waited: false });
+});
+
+test("a start-up reads the store's runs only after the waking event's head start, then marks a run nobody took up", async () => {
+  const context = startBackground();
+  const store = await context.getStore();
+  await store.putRun(buildRun({ id: 'left-working', status: 'running', createdAt: Date.now() - 60_000 }));
+  let endHeadStart: () => void = () => undefined;
+  const headStartOver = new Promise<void>((resolve) => (endHeadStart = resolve));
+  let graceAsked = false;
+  const recovery = recoverInterruptedRuns({
+    context,
+    waitBeforeListing: () => headStartOver,
+    waitForGrace: async () => void (graceAsked = true),
+  });
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  expect({ graceAsked, status: (await store.getRun('left-working'))?.status }).toEqual({ graceAsked: false, status: 'running' });
+
+  endHeadStart();
+  expect((await recovery).map((run) => run.id)).toEqual(['left-working']);
+  expect(graceAsked).toBe(true);
+  expect((await store.getRun('left-working'))?.status).toBe('interrupted');
 });
