@@ -42,9 +42,29 @@ export interface OriginStorageQuota {
   remember(run: AgentRun): Promise<void>;
 }
 
+/** What the quota last found one origin keeping: its runs' bytes and how many runs there were. */
+export interface OriginSizeHint {
+  bytes: number;
+  runs: number;
+}
+
+/** Where the quota keeps each origin's figure for the next worker (`storage.session` in the extension). */
+export interface OriginSizeHints {
+  read(origin: string): Promise<OriginSizeHint | undefined>;
+  write(origin: string, hint: OriginSizeHint): Promise<void>;
+}
+
+/**
+ * Below this share of the quota, a turn is let in on the kept figure without reading the runs. The
+ * rest covers what ended runs gained since they were counted (a result or a review written later).
+ */
+export const KEPT_FIGURE_SHARE = 0.75;
+
 export interface OriginStorageQuotaOptions {
   getStore: () => Promise<RunStore>;
   quotaBytes?: number;
+  /** Without them every turn reads the origin's runs. */
+  sizeHints?: OriginSizeHints;
 }
 
 /**
@@ -91,22 +111,39 @@ export function createOriginStorageQuota(options: OriginStorageQuotaOptions): Or
     async admit(origin, incomingBytes) {
       if (incomingBytes > quotaBytes) return false;
       const store = await options.getStore();
+      const hints = options.sizeHints;
+      if (hints) {
+        const [hint, count] = await Promise.all([hints.read(origin).catch(() => undefined), store.countRuns(origin)]);
+        // No run came or went since the figure was kept, and it is far from the quota: nothing to read
+        // (every run record of a site with hundreds of runs takes tens of milliseconds before each turn).
+        if (hint && hint.runs === count && hint.bytes + incomingBytes <= quotaBytes * KEPT_FIGURE_SHARE) return true;
+      }
       const runs = await store.listRuns({ origin });
       const sized = await Promise.all(runs.map(async (run) => ({ run, bytes: await sizeOf(store, run) })));
       let total = sized.reduce((sum, entry) => sum + entry.bytes, 0);
       // Oldest first; a running run is never deleted.
       const prunable = sized.filter((entry) => entry.run.status !== 'running').sort((left, right) => left.run.createdAt - right.run.createdAt);
+      let kept = runs.length;
       for (const entry of prunable) {
         if (total + incomingBytes <= quotaBytes) break;
         await store.deleteRun(entry.run.id);
         baselines.delete(entry.run.id);
         total -= entry.bytes;
+        kept -= 1;
       }
+      hints?.write(origin, { bytes: total, runs: kept }).catch((error: unknown) => console.error("Retinue: a site's stored size could not be kept.", error));
       return total + incomingBytes <= quotaBytes;
     },
     async remember(run) {
       if (run.status === 'running' || baselines.has(run.id)) return;
-      await sizeOf(await options.getStore(), run);
+      const store = await options.getStore();
+      const bytes = await sizeOf(store, run);
+      const hints = options.sizeHints;
+      if (!hints) return;
+      // The run this turn added, on top of the figure its admission read: kept only when no other run
+      // came or went meanwhile (else the next turn reads the runs and keeps a fresh figure).
+      const [hint, count] = await Promise.all([hints.read(run.origin).catch(() => undefined), store.countRuns(run.origin)]);
+      if (hint && hint.runs + 1 === count) await hints.write(run.origin, { bytes: hint.bytes + bytes, runs: count });
     },
   };
 }

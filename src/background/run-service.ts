@@ -4,6 +4,7 @@ import { createStoredToolProtocolMemory } from '../model/tool-protocol-memory';
 import type { BackgroundContext } from './background-context';
 import { recordPageNotice } from './page-notices';
 import { createOriginStorageQuota, type OriginStorageQuota } from './origin-storage-quota';
+import { sessionSizeHints } from './origin-size-hints';
 import { createRunRateLimit } from './run-rate-limit';
 import { browserLorePages, createTabLoreReader } from './page-lore';
 import { serveRunPort, type RunPortDependencies, type RunServicePort } from './run-port-handler';
@@ -34,7 +35,8 @@ export function installRunService(options: RunServiceOptions): void {
     clientOptions: { toolProtocolMemory: createStoredToolProtocolMemory(browser.storage.local), ...options.clientOptions },
     connectionLimiters: new Map(),
     runRateLimit: createRunRateLimit(),
-    storageQuota: options.storageQuota ?? createOriginStorageQuota({ getStore: () => options.context.getStore() }),
+    // The quota's figure per site outlives the worker, so a turn after a pause reads no run to admit.
+    storageQuota: options.storageQuota ?? createOriginStorageQuota({ getStore: () => options.context.getStore(), sizeHints: sessionSizeHints() }),
     pageLore: (tabId) => createTabLoreReader(tabId, browserLorePages),
   };
   connections.addListener((port) => {

@@ -122,6 +122,11 @@ class IdbRunStore implements RunStore {
     return records.map((record) => this.loadRun(record));
   }
 
+  async countRuns(origin: string): Promise<number> {
+    const range = this.keyRange.bound([origin, -Infinity], [origin, Infinity]);
+    return storeOperation(`count the runs of ${origin}`, () => this.database.countFromIndex('runs', 'by-origin-created', range));
+  }
+
   async deleteRun(runId: string): Promise<void> {
     await storeOperation(`delete run ${runId}`, async () => {
       const transaction = this.database.transaction(ALL_RUN_STORE_NAMES, 'readwrite');

@@ -116,6 +116,7 @@ export function meteredRunStore(inner: RunStore): RunStore {
     },
     getRun: (runId) => inner.getRun(runId),
     listRuns: (options) => inner.listRuns(options),
+    countRuns: (origin) => inner.countRuns(origin),
     async deleteRun(runId) {
       await inner.deleteRun(runId);
       runs.delete(runId);

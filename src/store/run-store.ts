@@ -39,6 +39,8 @@ export interface RunStore {
   getRun(runId: string): Promise<AgentRun | undefined>;
   /** Newest first. */
   listRuns(options?: ListRunsOptions): Promise<AgentRun[]>;
+  /** How many runs one origin has, without reading them. */
+  countRuns(origin: string): Promise<number>;
   /** Deletes the run and everything that belongs to it. */
   deleteRun(runId: string): Promise<void>;
 
