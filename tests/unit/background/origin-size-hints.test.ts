@@ -31,14 +31,17 @@ async function endedRun(id: string, createdAt: number, bytes: number) {
 /** A quota as a new worker makes it: nothing in memory, the figures in the session area. */
 const newWorkerQuota = (quotaBytes: number) => createOriginStorageQuota({ getStore: async () => counted, quotaBytes, sizeHints: sessionSizeHints() });
 
+/** Lets a turn in with a new worker's quota and gives how many times the runs have been read so far. */
+async function admittedInANewWorker(quotaBytes = 1_000_000, incomingBytes = 5_000): Promise<number> {
+  expect(await newWorkerQuota(quotaBytes).admit(SITE, incomingBytes)).toBe(true);
+  return listings;
+}
+
 test('a new worker lets a turn in on the kept figure, reading no run, while the site is far from its quota', async () => {
   await endedRun('first', 1, 10_000);
   await endedRun('second', 2, 10_000);
-  expect(await newWorkerQuota(1_000_000).admit(SITE, 5_000)).toBe(true);
-  expect(listings).toBe(1);
-
-  expect(await newWorkerQuota(1_000_000).admit(SITE, 5_000)).toBe(true);
-  expect(listings).toBe(1);
+  expect(await admittedInANewWorker()).toBe(1);
+  expect(await admittedInANewWorker()).toBe(1);
 });
 
 test('a run that came or went since the figure was kept makes the next turn read the runs again', async () => {
@@ -47,19 +50,16 @@ test('a run that came or went since the figure was kept makes the next turn read
   await newWorkerQuota(1_000_000).admit(SITE, 5_000);
 
   await store.deleteRun('first');
-  expect(await newWorkerQuota(1_000_000).admit(SITE, 5_000)).toBe(true);
-  expect(listings).toBe(2);
+  expect(await admittedInANewWorker()).toBe(2);
   await endedRun('third', 3, 10_000);
-  expect(await newWorkerQuota(1_000_000).admit(SITE, 5_000)).toBe(true);
-  expect(listings).toBe(3);
+  expect(await admittedInANewWorker()).toBe(3);
 });
 
 test('near the quota the runs are read and the oldest pruned, as without a kept figure', async () => {
   await endedRun('oldest', 1, 40_000);
   await endedRun('newest', 2, 40_000);
   await newWorkerQuota(150_000).admit(SITE, 1);
-  expect(await newWorkerQuota(150_000).admit(SITE, 60_000)).toBe(true);
-  expect(listings).toBe(2);
+  expect(await admittedInANewWorker(150_000, 60_000)).toBe(2);
   expect((await store.listRuns({ origin: SITE })).map((run) => run.id)).toEqual(['newest']);
 });
 
@@ -72,14 +72,12 @@ test("a turn's run, remembered at its end, joins the kept figure: the turn after
   await quota.remember(run);
 
   expect(await sessionSizeHints().read(SITE)).toEqual({ bytes: before!.bytes + (await measureRunBytes(store, (await store.getRun('this-turn'))!)), runs: 2 });
-  expect(await newWorkerQuota(1_000_000).admit(SITE, 5_000)).toBe(true);
-  expect(listings).toBe(1);
+  expect(await admittedInANewWorker()).toBe(1);
 });
 
 test('a figure that does not read as one is no figure', async () => {
   await browser.storage.session.set({ [ORIGIN_SIZE_HINT_KEY_PREFIX + SITE]: { bytes: -1, runs: 'many' } });
   expect(await sessionSizeHints().read(SITE)).toBeUndefined();
   await endedRun('first', 1, 10_000);
-  expect(await newWorkerQuota(1_000_000).admit(SITE, 5_000)).toBe(true);
-  expect(listings).toBe(1);
+  expect(await admittedInANewWorker()).toBe(1);
 });
