@@ -6,12 +6,13 @@ import type { OriginSizeHint, OriginSizeHints } from './origin-storage-quota';
 /** The `browser.storage.session` key prefix of each origin's kept figure. */
 export const ORIGIN_SIZE_HINT_KEY_PREFIX = 'originStoredBytes:';
 
-const hintSchema = lazySchema(() => z.object({ bytes: z.number().nonnegative(), runs: z.number().int().nonnegative() }));
+const hintSchema = lazySchema(() => z.object({ bytes: z.number().nonnegative(), newestRunId: z.string().max(200).optional() }));
 
 /** The slice of `browser.storage` the figures need: the session area, which outlives a worker but not the browser. */
 export interface SessionStorageArea {
   get(key: string): Promise<Record<string, unknown>>;
   set(items: Record<string, unknown>): Promise<void>;
+  remove(key: string): Promise<void>;
 }
 
 /**
@@ -30,5 +31,6 @@ export function sessionSizeHints(area: () => SessionStorageArea = () => browser.
       return parsed.success ? (parsed.data satisfies OriginSizeHint) : undefined;
     },
     write: (origin, hint) => area().set({ [ORIGIN_SIZE_HINT_KEY_PREFIX + origin]: hint }),
+    forget: (origin) => area().remove(ORIGIN_SIZE_HINT_KEY_PREFIX + origin),
   };
 }

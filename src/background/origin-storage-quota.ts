@@ -42,17 +42,24 @@ export interface OriginStorageQuota {
   remember(run: AgentRun): Promise<void>;
 }
 
-/** What the quota last found one origin keeping: its runs' bytes and how many runs there were. */
+/**
+ * What the quota last found one origin keeping: its runs' bytes, and its newest run then (absent: it
+ * had none). A run made since is newer than that one (a run takes its creation time), so the figure
+ * holds while the newest run is the same; a run deleted since only leaves the figure too high.
+ */
 export interface OriginSizeHint {
   bytes: number;
-  runs: number;
+  newestRunId?: string;
 }
 
 /** Where the quota keeps each origin's figure for the next worker (`storage.session` in the extension). */
 export interface OriginSizeHints {
   read(origin: string): Promise<OriginSizeHint | undefined>;
   write(origin: string, hint: OriginSizeHint): Promise<void>;
+  forget(origin: string): Promise<void>;
 }
+
+const sameNewest = (hint: OriginSizeHint, newest: string | undefined): boolean => hint.newestRunId === newest;
 
 /**
  * Below this share of the quota, a turn is let in on the kept figure without reading the runs. The
@@ -113,25 +120,27 @@ export function createOriginStorageQuota(options: OriginStorageQuotaOptions): Or
       const store = await options.getStore();
       const hints = options.sizeHints;
       if (hints) {
-        const [hint, count] = await Promise.all([hints.read(origin).catch(() => undefined), store.countRuns(origin)]);
-        // No run came or went since the figure was kept, and it is far from the quota: nothing to read
-        // (every run record of a site with hundreds of runs takes tens of milliseconds before each turn).
-        if (hint && hint.runs === count && hint.bytes + incomingBytes <= quotaBytes * KEPT_FIGURE_SHARE) return true;
+        const [hint, [newest]] = await Promise.all([hints.read(origin).catch(() => undefined), store.newestRunIds(origin, 1)]);
+        // No run came since the figure was kept, and it is far from the quota: nothing to read (every
+        // run record of a site with hundreds of runs takes tens of milliseconds before each turn).
+        if (hint && sameNewest(hint, newest) && hint.bytes + incomingBytes <= quotaBytes * KEPT_FIGURE_SHARE) return true;
       }
       const runs = await store.listRuns({ origin });
       const sized = await Promise.all(runs.map(async (run) => ({ run, bytes: await sizeOf(store, run) })));
       let total = sized.reduce((sum, entry) => sum + entry.bytes, 0);
       // Oldest first; a running run is never deleted.
       const prunable = sized.filter((entry) => entry.run.status !== 'running').sort((left, right) => left.run.createdAt - right.run.createdAt);
-      let kept = runs.length;
+      const deleted = new Set<string>();
       for (const entry of prunable) {
         if (total + incomingBytes <= quotaBytes) break;
         await store.deleteRun(entry.run.id);
         baselines.delete(entry.run.id);
+        deleted.add(entry.run.id);
         total -= entry.bytes;
-        kept -= 1;
       }
-      hints?.write(origin, { bytes: total, runs: kept }).catch((error: unknown) => console.error("Retinue: a site's stored size could not be kept.", error));
+      // Newest first (listRuns): the newest run kept.
+      const newestKept = runs.find((run) => !deleted.has(run.id));
+      hints?.write(origin, { bytes: total, ...(newestKept ? { newestRunId: newestKept.id } : {}) }).catch((error: unknown) => console.error("Retinue: a site's stored size could not be kept.", error));
       return total + incomingBytes <= quotaBytes;
     },
     async remember(run) {
@@ -140,10 +149,14 @@ export function createOriginStorageQuota(options: OriginStorageQuotaOptions): Or
       const bytes = await sizeOf(store, run);
       const hints = options.sizeHints;
       if (!hints) return;
-      // The run this turn added, on top of the figure its admission read: kept only when no other run
-      // came or went meanwhile (else the next turn reads the runs and keeps a fresh figure).
-      const [hint, count] = await Promise.all([hints.read(run.origin).catch(() => undefined), store.countRuns(run.origin)]);
-      if (hint && hint.runs + 1 === count) await hints.write(run.origin, { bytes: hint.bytes + bytes, runs: count });
+      // The run this turn added, on top of the figure its admission read: kept only when it is the one
+      // run made since (it is the newest, and the one before it is the figure's). Else the figure is
+      // dropped and the next turn reads the runs: another run came meanwhile, or this one is not the
+      // newest (the clock went back), so the next turn's check could not see it.
+      const [hint, [newest, before]] = await Promise.all([hints.read(run.origin).catch(() => undefined), store.newestRunIds(run.origin, 2)]);
+      if (!hint) return;
+      if (newest === run.id && sameNewest(hint, before)) await hints.write(run.origin, { bytes: hint.bytes + bytes, newestRunId: run.id });
+      else await hints.forget(run.origin);
     },
   };
 }

@@ -99,8 +99,8 @@ export async function findEarlierResults(
   chat: ChatIdentity,
   options: { resumed?: boolean; /** The reply the page shows before this turn's message: an after-the-reply result goes only with its own reply. */ previousReply?: string } = {},
 ): Promise<EarlierResult[]> {
-  const runs = (await store.listRuns({ origin: run.origin, limit: RUNS_LOOKED_AT })).filter(
-    (earlier) => earlier.id !== run.id && earlier.chat?.conversationId === chat.conversationId && earlier.createdAt <= run.createdAt,
+  const runs = (await store.listRuns({ origin: run.origin, limit: RUNS_LOOKED_AT, conversationId: chat.conversationId })).filter(
+    (earlier) => earlier.id !== run.id && earlier.createdAt <= run.createdAt,
   );
   runs.sort((left, right) => right.createdAt - left.createdAt);
   const attempts = runs.filter((earlier) => earlier.chat !== undefined && mayReuseForSameMessage(earlier.chat, chat));

@@ -35,12 +35,17 @@ export interface OpenRunStoreOptions {
 
 type Database = IDBPDatabase<RunStoreSchema>;
 
-/** Strips the store-private ordering counter from a record on its way out. */
 /** A run's creation time from a key of either runs index (`by-created` or `by-origin-created`). */
 function createdAtOfIndexKey(key: number | [string, number]): number {
   return typeof key === 'number' ? key : key[1];
 }
 
+/** The conversation a stored run record names, read before the record is checked (anything else: none). */
+function conversationIdOf(record: unknown): unknown {
+  return (record as { chat?: { conversationId?: unknown } } | null | undefined)?.chat?.conversationId;
+}
+
+/** Strips the store-private ordering counter from a record on its way out. */
 function withoutOrder<T>(record: Ordered<T>): T {
   const { storeOrder: _storeOrder, ...rest } = record;
   return rest as T;
@@ -98,7 +103,7 @@ class IdbRunStore implements RunStore {
   }
 
   async listRuns(options: ListRunsOptions = {}): Promise<AgentRun[]> {
-    const { origin, before, limit } = options;
+    const { origin, before, limit, conversationId } = options;
     if (limit !== undefined && limit <= 0) return [];
     const upperTime = before ?? Infinity;
     const excludeUpper = before !== undefined;
@@ -119,12 +124,21 @@ class IdbRunStore implements RunStore {
       // Runs made in the same millisecond as the oldest one kept come along: the cut is by count.
       return (await index.getAll(rangeFrom(lowerTime))).reverse().slice(0, limit);
     });
-    return records.map((record) => this.loadRun(record));
+    const wanted = conversationId === undefined ? records : records.filter((record) => conversationIdOf(record) === conversationId);
+    return wanted.map((record) => this.loadRun(record));
   }
 
-  async countRuns(origin: string): Promise<number> {
+  async newestRunIds(origin: string, count: number): Promise<string[]> {
     const range = this.keyRange.bound([origin, -Infinity], [origin, Infinity]);
-    return storeOperation(`count the runs of ${origin}`, () => this.database.countFromIndex('runs', 'by-origin-created', range));
+    return storeOperation(`read the newest runs of ${origin}`, async () => {
+      const ids: string[] = [];
+      let cursor = count > 0 ? await this.database.transaction('runs').store.index('by-origin-created').openKeyCursor(range, 'prev') : null;
+      while (cursor) {
+        ids.push(String(cursor.primaryKey));
+        cursor = ids.length < count ? await cursor.continue() : null;
+      }
+      return ids;
+    });
   }
 
   async deleteRun(runId: string): Promise<void> {

@@ -116,7 +116,7 @@ export function meteredRunStore(inner: RunStore): RunStore {
     },
     getRun: (runId) => inner.getRun(runId),
     listRuns: (options) => inner.listRuns(options),
-    countRuns: (origin) => inner.countRuns(origin),
+    newestRunIds: (origin, count) => inner.newestRunIds(origin, count),
     async deleteRun(runId) {
       await inner.deleteRun(runId);
       runs.delete(runId);

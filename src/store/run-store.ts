@@ -13,7 +13,13 @@ export interface ListRunsOptions {
   origin?: string;
   /** Only runs created before this time (for paging). */
   before?: number;
+  /** How many runs are looked at, newest first (with a `conversationId`, fewer may come back). */
   limit?: number;
+  /**
+   * Only the runs of this conversation among those looked at: the others are not read into records
+   * (each would be checked against its schema, about 40 µs a run on every turn).
+   */
+  conversationId?: string;
 }
 
 /** An event to append: the store numbers it, and checks it against its type's schema as it is written. */
@@ -39,8 +45,11 @@ export interface RunStore {
   getRun(runId: string): Promise<AgentRun | undefined>;
   /** Newest first. */
   listRuns(options?: ListRunsOptions): Promise<AgentRun[]>;
-  /** How many runs one origin has, without reading them. */
-  countRuns(origin: string): Promise<number>;
+  /**
+   * The ids of one origin's `count` newest runs, newest first, without reading them: one key-cursor
+   * step each, where a count of the origin's runs walks every one (6 ms for 600 in Chromium).
+   */
+  newestRunIds(origin: string, count: number): Promise<string[]>;
   /** Deletes the run and everything that belongs to it. */
   deleteRun(runId: string): Promise<void>;
 

@@ -44,15 +44,27 @@ test('a new worker lets a turn in on the kept figure, reading no run, while the 
   expect(await admittedInANewWorker()).toBe(1);
 });
 
-test('a run that came or went since the figure was kept makes the next turn read the runs again', async () => {
+test('a run made since the figure was kept, or its newest run deleted, makes the next turn read the runs again', async () => {
   await endedRun('first', 1, 10_000);
   await endedRun('second', 2, 10_000);
   await newWorkerQuota(1_000_000).admit(SITE, 5_000);
 
-  await store.deleteRun('first');
-  expect(await admittedInANewWorker()).toBe(2);
   await endedRun('third', 3, 10_000);
+  expect(await admittedInANewWorker()).toBe(2);
+  await store.deleteRun('third');
   expect(await admittedInANewWorker()).toBe(3);
+  expect(await sessionSizeHints().read(SITE)).toMatchObject({ newestRunId: 'second' });
+});
+
+test('an older run deleted since leaves the figure above what the site keeps: the turn is let in on it', async () => {
+  await endedRun('first', 1, 10_000);
+  await endedRun('second', 2, 10_000);
+  await newWorkerQuota(1_000_000).admit(SITE, 5_000);
+  const kept = await sessionSizeHints().read(SITE);
+
+  await store.deleteRun('first');
+  expect(await admittedInANewWorker()).toBe(1);
+  expect((await sessionSizeHints().read(SITE))?.bytes).toBe(kept?.bytes);
 });
 
 test('near the quota the runs are read and the oldest pruned, as without a kept figure', async () => {
@@ -71,12 +83,30 @@ test("a turn's run, remembered at its end, joins the kept figure: the turn after
   const run = await endedRun('this-turn', 2, 5_000);
   await quota.remember(run);
 
-  expect(await sessionSizeHints().read(SITE)).toEqual({ bytes: before!.bytes + (await measureRunBytes(store, (await store.getRun('this-turn'))!)), runs: 2 });
+  expect(await sessionSizeHints().read(SITE)).toEqual({ bytes: before!.bytes + (await measureRunBytes(store, (await store.getRun('this-turn'))!)), newestRunId: 'this-turn' });
   expect(await admittedInANewWorker()).toBe(1);
 });
 
+test("a turn's run that is not the one run made since the figure drops the figure at its end: the next turn reads", async () => {
+  await endedRun('earlier', 10, 10_000);
+  const quota = newWorkerQuota(1_000_000);
+  await quota.admit(SITE, 5_000);
+  // Another tab's turn started after this one: this run is not the newest when it ends.
+  const thisTurn = await endedRun('this-turn', 11, 5_000);
+  await endedRun('other-tab', 12, 5_000);
+  await quota.remember(thisTurn);
+  expect(await sessionSizeHints().read(SITE)).toBeUndefined();
+  expect(await admittedInANewWorker()).toBe(2);
+
+  // The clock went back: this turn's run is older than the figure's newest, which the next turn's check would not see.
+  const pastTurn = await endedRun('past-turn', 1, 5_000);
+  await quota.remember(pastTurn);
+  expect(await sessionSizeHints().read(SITE)).toBeUndefined();
+  expect(await admittedInANewWorker()).toBe(3);
+});
+
 test('a figure that does not read as one is no figure', async () => {
-  await browser.storage.session.set({ [ORIGIN_SIZE_HINT_KEY_PREFIX + SITE]: { bytes: -1, runs: 'many' } });
+  await browser.storage.session.set({ [ORIGIN_SIZE_HINT_KEY_PREFIX + SITE]: { bytes: -1, newestRunId: 7 } });
   expect(await sessionSizeHints().read(SITE)).toBeUndefined();
   await endedRun('first', 1, 10_000);
   expect(await admittedInANewWorker()).toBe(1);

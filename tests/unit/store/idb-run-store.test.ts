@@ -45,6 +45,33 @@ describe('runs', () => {
     expect(ids(lastPage)).toEqual(['site-1']);
   });
 
+  test("an origin's newest run ids come newest first, as many as asked, without another origin's", async () => {
+    const site = 'http://127.0.0.1:8000';
+    for (const [id, createdAt] of [['middle', 200], ['newest', 300], ['oldest', 100]] as const) await store.putRun(buildRun({ id, origin: site, createdAt }));
+    await store.putRun(buildRun({ id: 'elsewhere', origin: 'http://localhost:3000', createdAt: 400 }));
+
+    expect(await store.newestRunIds(site, 1)).toEqual(['newest']);
+    expect(await store.newestRunIds(site, 2)).toEqual(['newest', 'middle']);
+    expect(await store.newestRunIds(site, 10)).toEqual(['newest', 'middle', 'oldest']);
+    expect(await store.newestRunIds(site, 0)).toEqual([]);
+    expect(await store.newestRunIds('http://nowhere.test', 2)).toEqual([]);
+  });
+
+  test("with a conversation, a limit looks at the origin's newest runs and gives back that conversation's among them", async () => {
+    const site = 'http://127.0.0.1:8000';
+    const chat = (conversationId: string) => ({ conversationId, historyKey: 'key' });
+    await store.putRun(buildRun({ id: 'old-story', origin: site, createdAt: 100, chat: chat('story') }));
+    await store.putRun(buildRun({ id: 'other', origin: site, createdAt: 200, chat: chat('other') }));
+    await store.putRun(buildRun({ id: 'no-chat', origin: site, createdAt: 300 }));
+    await store.putRun(buildRun({ id: 'new-story', origin: site, createdAt: 400, chat: chat('story') }));
+    await store.putRun(buildRun({ id: 'story-elsewhere', origin: 'http://localhost:3000', createdAt: 500, chat: chat('story') }));
+
+    const ids = (runs: AgentRun[]) => runs.map((run) => run.id);
+    expect(ids(await store.listRuns({ origin: site, conversationId: 'story' }))).toEqual(['new-story', 'old-story']);
+    expect(ids(await store.listRuns({ origin: site, limit: 3, conversationId: 'story' }))).toEqual(['new-story']);
+    expect(ids(await store.listRuns({ origin: site, conversationId: 'nobody' }))).toEqual([]);
+  });
+
   test('without an origin every run is listed newest first', async () => {
     await store.putRun(buildRun({ id: 'a', origin: 'http://a.test', createdAt: 10 }));
     await store.putRun(buildRun({ id: 'b', origin: 'http://b.test', createdAt: 30 }));
