@@ -121,10 +121,7 @@ export async function runBetweenTurns(session: RunSession): Promise<RunOutcome> 
   } catch (error) {
     if (!session.signal.aborted) throw error;
   }
-  if (isSuspended(session.signal)) {
-    await session.scheduler.settled();
-    return suspendedOutcome(session);
-  }
+  if (isSuspended(session.signal)) return suspendedOutcome(session);
   const reason = session.signal.aborted ? reasonOf(abortReason(session.signal)) : CANCEL_REASONS.runEnded;
   await endUnfinishedChildren(session, reason);
   return endRun(session, 'completed', { ...(session.run.reply !== undefined ? { reply: session.run.reply } : {}) });

@@ -85,7 +85,14 @@ export async function endRun(
 }
 
 /** The outcome of a run this runtime stopped without recording an end (it stays resumable). */
-export function suspendedOutcome(session: RunSession): RunOutcome {
+/**
+ * A run the runtime stopped (its worker is going): once its helpers have let go, what it noted is
+ * stored before the runtime lets go of it, so nothing of it is written after a later start-up has
+ * resumed the run or marked it interrupted. A failed write changes nothing: the run stays running.
+ */
+export async function suspendedOutcome(session: RunSession): Promise<RunOutcome> {
+  await session.scheduler.settled();
+  await session.journal.flush().catch(() => undefined);
   return { run: session.run, reply: '', suspended: true };
 }
 
@@ -147,10 +154,7 @@ export async function runRoot(session: RunSession, rootInvocation: AgentInvocati
       throw error;
     }
   } catch (error) {
-    if (isSuspended(session.signal)) {
-      await session.scheduler.settled();
-      return suspendedOutcome(session);
-    }
+    if (isSuspended(session.signal)) return suspendedOutcome(session);
     const reason = session.signal.aborted ? abortReason(session.signal) : asRetinueError(error);
     const status = reason.fault === 'cancelled' ? 'cancelled' : 'failed';
     const childrenReason = status === 'cancelled' ? reasonOf(reason) : CANCEL_REASONS.runFailed;

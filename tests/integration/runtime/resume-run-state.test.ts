@@ -59,6 +59,28 @@ test('a run resumed after a worker stop keeps its reply deadline: the root is to
   expect((await harness.store.listTasks(run.id))[0]?.status).toBe('completed');
 });
 
+test('a runtime that stops stores what its runs noted before it lets go: nothing of the stopped run is written after', async () => {
+  harness = await startHarness();
+  harness.server.queue(isRoot, { toolCalls: [delegate('scene-critic', 'Critique')] }, awaitAll);
+  harness.queueLater(isCritic, () => ({ fault: 'hang' as const }));
+  const criticCalled = harness.nextEvent((event) => event.type === 'model-call-start' && event.taskId !== undefined);
+  const awaiting = harness.nextEvent((event) => event.type === 'tool-call-start' && event.data.tool === 'agent.await');
+  const stopped = harness.start();
+  await Promise.all([criticCalled, awaiting]);
+  await harness.runtime.shutdown();
+  const { run, suspended } = await stopped;
+  expect(suspended).toBe(true);
+
+  const atStop = await harness.store.readJournal(run.id);
+  // The helper's cut call is on record as the stop's, and a write that came later (a journal's idle
+  // flush) would land after a new worker's resume or its interrupted mark.
+  expect(atStop.filter((event) => event.type === 'model-call-end' && event.taskId !== undefined).map((event) => event.data)).toEqual([
+    expect.objectContaining({ ok: false, error: expect.objectContaining({ code: 'run-suspended' }) }),
+  ]);
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  expect(await harness.store.readJournal(run.id)).toEqual(atStop);
+});
+
 test('a run resumed at its spend cap keeps it: the cap is recorded once, and the child makes only its wrap-up call', async () => {
   harness = await startHarness({ defaults: { maxRunTokens: 1_000, maxRunningChildren: 1 } });
   harness.server.queue(
