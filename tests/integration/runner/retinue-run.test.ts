@@ -6,7 +6,7 @@ import { startScriptedModelServer, type ScriptedModelServer } from '../../suppor
 import { runRetinue, startRetinue } from './runner-process';
 import { SCENE_CRITIC_MARKER, scriptDelegatedRun } from './scripted-delegation';
 
-// Each test starts `tsx scripts/retinue.ts` in a child process, which compiles the runtime first.
+// Each test starts `node --import tsx scripts/retinue.ts` in a child process, which compiles the runtime first.
 const PROCESS_TIMEOUT = 90_000;
 
 let server: ScriptedModelServer;

@@ -2,7 +2,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const repositoryRoot = fileURLToPath(new URL('../../../', import.meta.url));
-const tsxCli = fileURLToPath(new URL('../../../node_modules/tsx/dist/cli.mjs', import.meta.url));
 
 export interface RunnerResult {
   exitCode: number | null;
@@ -16,9 +15,9 @@ export interface StartedRunner {
   result: Promise<RunnerResult>;
 }
 
-/** Starts `scripts/retinue.ts` in a child process, as `npm run retinue -- ...` does. */
+/** Starts `scripts/retinue.ts` in a child process, as `npm run retinue -- ...` does (`node --import tsx`). */
 export function startRetinue(argv: readonly string[]): StartedRunner {
-  const child = spawn(process.execPath, [tsxCli, 'scripts/retinue.ts', ...argv], { cwd: repositoryRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/retinue.ts', ...argv], { cwd: repositoryRoot, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));

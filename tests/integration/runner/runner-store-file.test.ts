@@ -6,7 +6,7 @@ import { startScriptedModelServer, type ScriptedModelServer, type ScriptedReques
 import { runRetinue, startRetinue } from './runner-process';
 import { SCENE_CRITIC_MARKER } from './scripted-delegation';
 
-// Each call starts `tsx scripts/retinue.ts` in a child process, which compiles the runtime first.
+// Each call starts `node --import tsx scripts/retinue.ts` in a child process, which compiles the runtime first.
 const PROCESS_TIMEOUT = 120_000;
 const LATE_FINDING = 'The duke was wounded in chapter one.';
 
