@@ -8,6 +8,7 @@ import { decideLoreProposal } from '../src/background/lore-decisions';
 import { browserLorePages, saveLoreThroughTabs, tabsOfOrigin } from '../src/background/page-lore';
 import { installRunRetention } from '../src/background/run-retention';
 import { installRunService } from '../src/background/run-service';
+import { installWarmUpService } from '../src/background/warm-up-service';
 import { installSiteControls } from '../src/extension/site-controls';
 import { originsSwitchedOn } from '../src/settings/sites-on';
 
@@ -16,6 +17,8 @@ export default defineBackground(() => {
   installSiteControls();
   const context = sharedBackgroundContext();
   installRunService({ context });
+  // The bridge starts the background while the user writes, so a turn after a pause finds it ready.
+  installWarmUpService({ context });
   // Runs a previous worker left working: resumed if their page reconnects, else marked interrupted.
   installInterruptedRunRecovery({ context });
   // Old runs go by the retention setting: at start-up and after a run ends, at most once a day.

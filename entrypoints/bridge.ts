@@ -7,7 +7,9 @@ import { extensionApi } from '../src/bridge/extension-api';
 import { acceptPageHookPorts, servePagePort, type ServedPage } from '../src/bridge/page-connection';
 import type { RunPort } from '../src/bridge/chat-turn-relay';
 import { readSiteEnabled } from '../src/bridge/site-state';
+import { warmUpOnUserInput } from '../src/bridge/warm-up-on-input';
 import { RUN_PORT_NAME } from '../src/messaging/run-port-messages';
+import { WARM_UP_PORT_NAME } from '../src/messaging/warm-up-port';
 
 /**
  * Isolated-world bridge between the page hook and the background. Registered with the page hook
@@ -16,6 +18,8 @@ import { RUN_PORT_NAME } from '../src/messaging/run-port-messages';
  */
 export default defineUnlistedScript(() => {
   const site = readSiteEnabled(extensionApi.storage, location.origin);
+  // The user typing or clicking starts the background, so the turn that follows does not wait for it.
+  warmUpOnUserInput(window, { isSiteOn: () => site.isOn(), connect: () => extensionApi.runtime.connect({ name: WARM_UP_PORT_NAME }) });
   let profileQuery: ServedPage | undefined;
   acceptPageHookPorts(window, (port) => {
     profileQuery = servePagePort(port, {

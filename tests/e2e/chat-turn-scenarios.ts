@@ -171,7 +171,7 @@ async function sizeNoticeCount(options: EvaluatingHandle): Promise<number> {
 }
 
 /** Waits until the background's `sitesOn` list (what the bridge reads) is `expected`. */
-async function waitForSitesOn(options: EvaluatingHandle, expected: string[]): Promise<void> {
+export async function waitForSitesOn(options: EvaluatingHandle, expected: string[]): Promise<void> {
   await waitUntil(async () => JSON.stringify(await readStorage(options, 'sitesOn')) === JSON.stringify(expected), {
     description: `the background to list ${expected.join(', ') || 'no site'} as on`,
   });

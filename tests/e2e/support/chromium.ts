@@ -29,6 +29,8 @@ export interface ChromiumWithExtension {
   waitForServiceWorker(): Promise<Worker>;
   /** How many times the service worker started after the first start (seen through CDP). */
   readonly serviceWorkerRestarts: number;
+  /** Whether CDP reports the extension's service worker running now (an event may start it without a handle). */
+  readonly serviceWorkerRunning: boolean;
   close(): Promise<void>;
 }
 
@@ -127,6 +129,9 @@ export async function launchChromiumWithExtension(options: LaunchChromiumOptions
     },
     get serviceWorkerRestarts() {
       return monitor.restarts();
+    },
+    get serviceWorkerRunning() {
+      return monitor.running();
     },
     openExtensionPage,
     async openPage(url) {
