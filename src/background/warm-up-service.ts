@@ -1,5 +1,6 @@
 import { browser } from 'wxt/browser';
 import { WARM_UP_PORT_NAME } from '../messaging/warm-up-port';
+import { buildForFirstTurn } from './first-turn-readiness';
 
 /** The slice of a `runtime.Port` the warm-up uses. */
 export interface WarmUpPort {
@@ -28,6 +29,6 @@ export function installWarmUpService(options: {
     port.disconnect();
     if (port.sender?.id !== browser.runtime.id) return;
     // A failure here (the store cannot open) is the turn's to report, with its page to tell.
-    void options.context.getRuntime().catch(() => undefined);
+    void options.context.getRuntime().then(buildForFirstTurn).catch(() => undefined);
   });
 }
