@@ -1,7 +1,12 @@
 import { beforeEach, expect, test } from 'vitest';
 import { browser } from 'wxt/browser';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { createBackgroundContext } from '../../../src/background/background-context';
 import { installWarmUpService, type WarmUpPort } from '../../../src/background/warm-up-service';
+import { createAgentRuntime } from '../../../src/runtime/create-agent-runtime';
+import { settingsSchema } from '../../../src/settings/schema';
+import { openRunStore } from '../../../src/store/idb-run-store';
+import { uniqueDatabaseName } from '../../support/record-builders';
 import { WARM_UP_PORT_NAME } from '../../../src/messaging/warm-up-port';
 import { RUN_PORT_NAME } from '../../../src/messaging/run-port-messages';
 
@@ -62,4 +67,32 @@ test('a runtime that cannot be made (the store will not open) is left for the tu
   } finally {
     process.off('unhandledRejection', onUnhandled);
   }
+});
+
+test('the turn after a warm-up runs on the runtime it made; a settings change between makes a new one', async () => {
+  let settings = settingsSchema.parse({ version: 1 });
+  let settingsChanged: ((next: typeof settings) => void) | undefined;
+  const made: unknown[] = [];
+  const context = createBackgroundContext({
+    openStore: () => openRunStore({ name: uniqueDatabaseName() }),
+    loadSettings: async () => settings,
+    watchSettings: (listener) => ((settingsChanged = listener), () => undefined),
+    createRuntime: (options) => {
+      const runtime = createAgentRuntime(options);
+      made.push(runtime);
+      return runtime;
+    },
+  });
+  let listener: ((port: WarmUpPort) => void) | undefined;
+  installWarmUpService({ context, connections: { addListener: (added) => void (listener = added) } });
+
+  listener?.({ name: WARM_UP_PORT_NAME, sender: { id: browser.runtime.id }, disconnect: () => undefined });
+  const forTurn = await context.getRuntime();
+  expect(made).toEqual([forTurn]);
+
+  settings = settingsSchema.parse({ version: 1, defaults: { maxRunningChildren: 1 } });
+  settingsChanged?.(settings);
+  const afterChange = await context.getRuntime();
+  expect(made).toHaveLength(2);
+  expect(afterChange).not.toBe(forTurn);
 });
