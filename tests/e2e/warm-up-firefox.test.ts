@@ -1,15 +1,8 @@
-import { afterAll, beforeAll, describe, test } from 'vitest';
+import { afterAll, beforeAll } from 'vitest';
 import { BACKGROUND_HEARTBEAT_MS } from '../../src/background/background-keep-alive';
 import { startFirefoxScenario, type FirefoxScenario } from './chat-turn-scenarios';
 import { evaluateIn, waitUntil } from './support/evaluating-handle';
-import { waitForFixtureReady } from './support/fixture-pages';
-import {
-  expectKeyPressStartsBackground,
-  expectPageScriptEventsIgnored,
-  expectPointerPressStartsBackground,
-  expectSiteSwitchedOffIgnored,
-  type WatchedBackground,
-} from './warm-up-scenarios';
+import { describeWarmUp, type WarmUpScenario } from './warm-up-scenarios';
 
 /**
  * The user's input in an enabled page starts an unloaded event page (src/bridge/warm-up-on-input.ts).
@@ -20,33 +13,26 @@ const IDLE_TIMEOUT_MS = 2_000;
 if (IDLE_TIMEOUT_MS >= BACKGROUND_HEARTBEAT_MS) throw new Error('The idle timeout must be shorter than the heartbeat.');
 
 let scenario: FirefoxScenario;
-let watched: Parameters<typeof expectKeyPressStartsBackground>[0];
+let watched: WarmUpScenario;
 
 beforeAll(async () => {
   scenario = await startFirefoxScenario({ 'extensions.background.idle.timeout': IDLE_TIMEOUT_MS });
-  const { browser: firefox, fixtures, options } = scenario;
+  const { browser: firefox, options } = scenario;
   // An event page's window while it is loaded, null once Firefox unloaded it; asking does not load it.
   const isRunning = () =>
     evaluateIn(options, () => (globalThis as unknown as { browser: { extension: { getBackgroundPage(): unknown } } }).browser.extension.getBackgroundPage() !== null, undefined);
-  const background: WatchedBackground = {
-    isRunning,
-    stop: async () => {
-      await waitUntil(async () => !(await isRunning()), { description: 'Firefox to unload the idle background', timeoutMs: 20_000, intervalMs: 200 });
+  watched = {
+    ...scenario,
+    background: {
+      isRunning,
+      stop: async () => {
+        await waitUntil(async () => !(await isRunning()), { description: 'Firefox to unload the idle background', timeoutMs: 20_000, intervalMs: 200 });
+      },
     },
+    openUrl: (url) => firefox.openPage(url),
   };
-  const openPage = async () => {
-    const page = await firefox.openPage(fixtures.pageUrl('/openai-chat/', {}));
-    await waitForFixtureReady(page);
-    return page;
-  };
-  watched = { ...scenario, background, openPage };
 });
 
 afterAll(() => scenario?.close());
 
-describe('Firefox: the user at the page starts an unloaded background', () => {
-  test('a key press starts it, once in the interval, and the turn after it is served', () => expectKeyPressStartsBackground(watched), 90_000);
-  test('a pointer press starts it', () => expectPointerPressStartsBackground(watched), 60_000);
-  test("the page's own scripted events do not", () => expectPageScriptEventsIgnored(watched), 60_000);
-  test('a page of a site switched off since it loaded does not', () => expectSiteSwitchedOffIgnored(watched), 60_000);
-});
+describeWarmUp('Firefox: the user at the page starts an unloaded background', () => watched, 90_000);

@@ -1,4 +1,4 @@
-import { expect } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { WARM_UP_INTERVAL_MS } from '../../src/messaging/warm-up-port';
 import { scenarioSettings, switchOnPrimarySite, waitForSitesOn, type Scenario } from './chat-turn-scenarios';
 import { evaluateIn, waitUntil, type EvaluatingHandle } from './support/evaluating-handle';
@@ -19,13 +19,14 @@ export interface InputPage {
   close(): Promise<void>;
 }
 
-type WarmUpScenario = Scenario<{ close(): Promise<void> }, EvaluatingHandle> & {
+export type WarmUpScenario = Scenario<{ close(): Promise<void> }, EvaluatingHandle> & {
   background: WatchedBackground;
-  openPage(): Promise<EvaluatingHandle & InputPage>;
+  /** Opens an ordinary page in a new tab (the browser's `openPage`). */
+  openUrl(url: string): Promise<EvaluatingHandle & InputPage>;
 };
 
 /** Long enough for a started background to be seen running; nothing but the page's input should start it. */
-const QUIET_MS = 1_500;
+const QUIET_MS = 1_000;
 
 async function expectStaysStopped(background: WatchedBackground): Promise<void> {
   const until = Date.now() + QUIET_MS;
@@ -39,9 +40,14 @@ async function waitForRunning(background: WatchedBackground, what: string): Prom
   await waitUntil(() => background.isRunning(), { description: `the background started by ${what}`, timeoutMs: 10_000 });
 }
 
-async function openStoppedPage(scenario: WarmUpScenario): Promise<EvaluatingHandle & InputPage> {
-  const page = await scenario.openPage();
+async function openFixturePage(scenario: WarmUpScenario): Promise<EvaluatingHandle & InputPage> {
+  const page = await scenario.openUrl(scenario.fixtures.pageUrl('/openai-chat/', {}));
   await waitForFixtureReady(page);
+  return page;
+}
+
+async function openStoppedPage(scenario: WarmUpScenario): Promise<EvaluatingHandle & InputPage> {
+  const page = await openFixturePage(scenario);
   await scenario.background.stop();
   return page;
 }
@@ -50,7 +56,7 @@ async function openStoppedPage(scenario: WarmUpScenario): Promise<EvaluatingHand
  * A key the user presses in an enabled page starts the stopped background; a second press within
  * the interval does not start it again; the turn that follows is served as any other.
  */
-export async function expectKeyPressStartsBackground(scenario: WarmUpScenario): Promise<void> {
+async function expectKeyPressStartsBackground(scenario: WarmUpScenario): Promise<void> {
   const page = await openStoppedPage(scenario);
   try {
     // Nothing else starts it: the page is loaded and idle.
@@ -72,10 +78,19 @@ export async function expectKeyPressStartsBackground(scenario: WarmUpScenario): 
   }
 }
 
-/** Pressing a pointer (send, swipe, regenerate) starts it too. */
-export async function expectPointerPressStartsBackground(scenario: WarmUpScenario): Promise<void> {
+/**
+ * The page's own scripts cannot start it, only the user's input counts; and pressing a pointer
+ * (send, swipe, regenerate) starts it as a key does.
+ */
+async function expectPageEventsIgnoredAndPointerPressCounted(scenario: WarmUpScenario): Promise<void> {
   const page = await openStoppedPage(scenario);
   try {
+    await evaluateIn(page, () => {
+      document.body.dispatchEvent(new KeyboardEvent('keydown', { key: 'a', bubbles: true }));
+      document.body.dispatchEvent(new PointerEvent('pointerdown', { bubbles: true }));
+    }, undefined);
+    await expectStaysStopped(scenario.background);
+
     await page.mouse.move(40, 40);
     await page.mouse.down();
     await page.mouse.up();
@@ -85,26 +100,11 @@ export async function expectPointerPressStartsBackground(scenario: WarmUpScenari
   }
 }
 
-/** The page's own scripts cannot start it: only the user's input counts. */
-export async function expectPageScriptEventsIgnored(scenario: WarmUpScenario): Promise<void> {
-  const page = await openStoppedPage(scenario);
-  try {
-    await evaluateIn(page, () => {
-      document.body.dispatchEvent(new KeyboardEvent('keydown', { key: 'a', bubbles: true }));
-      document.body.dispatchEvent(new PointerEvent('pointerdown', { bubbles: true }));
-    }, undefined);
-    await expectStaysStopped(scenario.background);
-  } finally {
-    await page.close();
-  }
-}
-
 /** A page of a site switched off since it loaded keeps its bridge, which then starts nothing. */
-export async function expectSiteSwitchedOffIgnored(scenario: WarmUpScenario): Promise<void> {
+async function expectSiteSwitchedOffIgnored(scenario: WarmUpScenario): Promise<void> {
   const { options, fixtures, model } = scenario;
-  const page = await scenario.openPage();
+  const page = await openFixturePage(scenario);
   try {
-    await waitForFixtureReady(page);
     const settings = scenarioSettings(fixtures, model);
     await writeSettings(options, { ...settings, sites: settings.sites?.map((site) => ({ ...site, enabled: false })) });
     await waitForSitesOn(options, []);
@@ -116,4 +116,13 @@ export async function expectSiteSwitchedOffIgnored(scenario: WarmUpScenario): Pr
     await switchOnPrimarySite(options, fixtures, model);
     await waitForSitesOn(options, [fixtures.origins.primary]);
   }
+}
+
+/** The warm-up's tests for one browser; `scenario` is read when each test runs (made in `beforeAll`). */
+export function describeWarmUp(title: string, scenario: () => WarmUpScenario, timeoutMs: number): void {
+  describe(title, () => {
+    test('a key press starts it, once in the interval, and the turn after it is served', () => expectKeyPressStartsBackground(scenario()), timeoutMs);
+    test("the page's own scripted events do not, a pointer press does", () => expectPageEventsIgnoredAndPointerPressCounted(scenario()), timeoutMs);
+    test('a page of a site switched off since it loaded does not', () => expectSiteSwitchedOffIgnored(scenario()), timeoutMs);
+  });
 }
