@@ -7,6 +7,14 @@ import { MarkdownView } from './markdown-view';
 import { loadTaskResult, type TaskResult } from './task-result-loader';
 import { recordErrorText } from './record-error-text';
 
+/**
+ * Whether the result is only what Retinue told the writer about a task that failed (in English, for
+ * the model): the error line above says it in the panel's language, so it is folded away.
+ */
+function toldWriterOnly(task: AgentTaskRecord, result: TaskResult): boolean {
+  return task.error !== undefined && result.capsule?.status === 'failed';
+}
+
 /** The details of one task: its error, its rendered result capsule and its workspace files. */
 export function TaskResultView({ store, task }: { store: RunStore; task: AgentTaskRecord }) {
   const [result, setResult] = useState<TaskResult | undefined>(undefined);
@@ -28,7 +36,13 @@ export function TaskResultView({ store, task }: { store: RunStore; task: AgentTa
       {task.error && <p class="error-text">{t('sidepanel_task_error', recordErrorText(task.error))}</p>}
       {failure && <p class="error-text">{t('sidepanel_action_failed', failure)}</p>}
       {!result && !failure && <p class="muted">{t('sidepanel_result_loading')}</p>}
-      {result && (result.markdown ? <MarkdownView source={result.markdown} /> : <p class="muted">{t('sidepanel_result_missing')}</p>)}
+      {result && !toldWriterOnly(task, result) && (result.markdown ? <MarkdownView source={result.markdown} /> : <p class="muted">{t('sidepanel_result_missing')}</p>)}
+      {result?.markdown && toldWriterOnly(task, result) && (
+        <details class="told-writer">
+          <summary>{t('sidepanel_failed_result_told')}</summary>
+          <MarkdownView source={result.markdown} />
+        </details>
+      )}
       {result && result.reasoning.length > 0 && (
         <details class="task-reasoning">
           <summary>{t('sidepanel_reasoning')}</summary>

@@ -138,6 +138,39 @@ describe('TaskList', () => {
     expect(row.getByText('This task wrote no files.')).toBeTruthy();
   });
 
+  it("folds away what Retinue told the writer about a failed task; the error line says it in the panel's language", async () => {
+    const failedCapsule = (taskId: string) => ({
+      taskId, workspaceKey: 'researcher-002', agentId: 'researcher', title: 'Research places', status: 'failed',
+      summary: 'The task could not be finished: The model endpoint refused the call.', findings: [], warnings: [],
+      suggestedNextActions: ['Go on without this result, or delegate the task again with a narrower objective.'], questionsForCaller: [], artifacts: [], createdAt: 1,
+    });
+    await store.writeFile({ runId: 'run-1', path: 'agent-results/child-failed.json', updatedAt: 1, content: JSON.stringify(failedCapsule('failed')) });
+    // A helper that returned `failed` in its own words (no runtime error) keeps its result open.
+    await store.writeFile({ runId: 'run-1', path: 'agent-results/child-own.json', updatedAt: 1, content: JSON.stringify({ ...failedCapsule('own'), summary: 'The chat holds no places to research.' }) });
+    const tasks = [
+      ...tasksInEveryState().map((task) => (task.id === 'failed' ? { ...task, resultRef: 'agent-results/child-failed.json', resultStatus: 'failed' as const } : task)),
+      buildTask({ id: 'own', workspaceKey: 'researcher-003', status: 'completed', resultStatus: 'failed', startedAt: 1_000, endedAt: 2_000, resultRef: 'agent-results/child-own.json', task: { title: 'Research more', objective: 'o' } }),
+    ];
+    installMessages(chineseMessages);
+    try {
+      renderList(tasks);
+      fireEvent.click(screen.getByRole('button', { name: 'researcher-002 Research places' }));
+      const row = within(rowOf('failed'));
+      expect(row.getByText('错误：The model endpoint refused the call.')).toBeTruthy();
+      const told = await waitFor(() => row.getByText('告诉写作者的内容'));
+      const details = told.closest('details') as HTMLDetailsElement;
+      expect(details.open).toBe(false);
+      expect(within(details).getByText(/The task could not be finished/)).toBeTruthy();
+
+      fireEvent.click(screen.getByRole('button', { name: 'researcher-003 Research more' }));
+      const own = within(rowOf('own'));
+      await waitFor(() => expect(own.getByText(/The chat holds no places to research/)).toBeTruthy());
+      expect(own.getByText(/The chat holds no places to research/).closest('details')).toBeNull();
+    } finally {
+      installEnglishMessages();
+    }
+  });
+
   it("says why a task was cancelled in the browser's language, and a provider's own words as they came", () => {
     installMessages(chineseMessages);
     try {
