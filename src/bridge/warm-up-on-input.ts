@@ -7,6 +7,7 @@ export interface WarmUpOptions {
   isSiteOn(): Promise<boolean>;
   /** Opens the warm-up port; the background closes it. */
   connect(): unknown;
+  /** Milliseconds on a clock that only goes forward; defaults to `performance.now`. */
   now?: () => number;
   intervalMs?: number;
   /** Only the user's own input, not a page script's events; a seam for tests. */
@@ -23,7 +24,8 @@ export interface WarmUpOptions {
  * warmUpOnUserInput(window, { isSiteOn: () => site.isOn(), connect: () => runtime.connect({ name: WARM_UP_PORT_NAME }) });
  */
 export function warmUpOnUserInput(target: EventTarget, options: WarmUpOptions): () => void {
-  const now = options.now ?? Date.now;
+  // A monotonic clock: a wall clock set back would hold the warm-up off for as long.
+  const now = options.now ?? (() => performance.now());
   const intervalMs = options.intervalMs ?? WARM_UP_INTERVAL_MS;
   const isUserInput = options.isUserInput ?? ((event: Event) => event.isTrusted);
   let lastWarmUp = -Infinity;

@@ -87,3 +87,10 @@ test('the returned function stops it', async () => {
   await press();
   expect(state.connects).toBe(0);
 });
+
+test('on its own clock (performance.now), presses in quick succession open one port', async () => {
+  const { state, press } = setUp({ now: undefined });
+  await press();
+  await press('pointerdown');
+  expect(state.connects).toBe(1);
+});
