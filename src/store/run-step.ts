@@ -93,13 +93,16 @@ async function appendEvents(transaction: WriteTransaction, keyRange: typeof IDBK
   const store = transaction.objectStore('journal');
   const nextSeq = new Map<string, number>();
   const stored: JournalEvent[] = [];
+  const added: Promise<unknown>[] = [];
   for (const draft of drafts) {
     let seq = nextSeq.get(draft.runId);
     if (seq === undefined) seq = ((await store.openCursor(runKeyRange(keyRange, draft.runId), 'prev'))?.value.seq ?? 0) + 1;
     const event: JournalEvent = { ...draft, seq };
-    await store.add(event);
+    // Numbered here, so the adds need not wait for each other's answers: one round trip for all.
+    added.push(store.add(event));
     nextSeq.set(draft.runId, seq + 1);
     stored.push(event);
   }
+  await Promise.all(added);
   return stored;
 }
