@@ -3,7 +3,7 @@ import type { AgentInvocation } from '../records/invocation';
 import { agentSampling } from './agent-sampling';
 import { createDelegationPort } from './delegation-service';
 import { childPolicy, hostFeaturesOf } from './invocation-policy';
-import type { InvocationDriver } from './invocation-driver';
+import { settleStartWrite, type InvocationDriver } from './invocation-driver';
 import { runInvocationLoop } from './invocation-loop';
 import { abortReason, isSuspended, TaskTimeoutError } from './run-signals';
 import type { RunSession } from './run-session';
@@ -73,9 +73,12 @@ export async function runChildTask(session: RunSession, taskId: string, signal: 
       session.journal.note('task-start', { invocationId: task.parentInvocationId, taskId, data: { workspaceKey: task.workspaceKey, agentId: task.targetProfileId } });
       session.journal.note('invocation-start', { invocationId: invocation.id, taskId, data: { profileId: invocation.profileId, kind: 'subagent' } });
     }
-    // The task and its invocation start in one step, their events with them.
+    // The task and its invocation start in one step, their events with them. The first model call
+    // goes out beside that write (it waits on nothing the write holds); the child's first write of
+    // its own, or its end, waits for it first.
     session.tasks.set(taskId, started);
-    await session.saveStep({ invocations: [invocation], tasks: [started] });
+    const startWrite = session.saveStep({ invocations: [invocation], tasks: [started] });
+    startWrite.catch(() => undefined);
     if (!resumed) session.reportProgress(`${task.workspaceKey} · ${task.task.title} — started`);
     const profile = session.profile(task.targetProfileId);
     const clock = createTaskClock(session, taskId, timer);
@@ -92,9 +95,11 @@ export async function runChildTask(session: RunSession, taskId: string, signal: 
       delegation: policy.tools.some((tool) => tool.startsWith('agent.')) ? createDelegationPort(session, invocation, profile) : undefined,
       taskResult: createTaskResultPort(session, taskId),
       taskId,
+      startWrite,
     };
     try {
       const ending = await runInvocationLoop(driver);
+      await settleStartWrite(driver);
       invocation = driver.invocation;
       if (ending.kind !== 'task-returned') throw new HostContractError('child-ending', `A child ended with "${ending.kind}", which only the root may.`);
       await endTask(session, taskId, invocation, { status: 'completed', capsule: ending.capsule });

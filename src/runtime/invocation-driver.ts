@@ -24,6 +24,19 @@ export interface InvocationDriver {
   taskId?: string;
   /** The root's turns stream to the page through this, when the page listens. */
   replyStream?: RootReplyStream;
+  /**
+   * A child's start, written beside its first model call rather than before it: the invocation's
+   * first write waits for it, so its failure is the invocation's (`settleStartWrite`).
+   */
+  startWrite?: Promise<void>;
+}
+
+/** Waits for the invocation's start write, once; rejects with its failure. */
+export async function settleStartWrite(driver: InvocationDriver): Promise<void> {
+  const pending = driver.startWrite;
+  if (pending === undefined) return;
+  driver.startWrite = undefined;
+  await pending;
 }
 
 /** The stored history as the provider takes it (it was built from provider messages). */
@@ -36,6 +49,7 @@ export function historyOf(invocation: AgentInvocation): ChatCompletionMessagePar
  * created since its last save (their child invocations too): they are stored together or not at all.
  */
 async function saveInvocation(driver: InvocationDriver, tasks: readonly AgentTaskRecord[]): Promise<void> {
+  await settleStartWrite(driver);
   const { session } = driver;
   const creations = session.creations.take(driver.invocation.id);
   const created = creations.taskIds.flatMap((id) => session.tasks.get(id) ?? []);

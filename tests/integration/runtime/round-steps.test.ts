@@ -1,6 +1,6 @@
 import { afterEach, expect, test } from 'vitest';
 import type { RunStep, RunStore } from '../../../src/store/run-store';
-import { delegate, isCritic, isRoot, rootHistory, startHarness, storeDyingWhen, storeWith, type Harness } from './runtime-harness';
+import { delegate, isCritic, isRoot, rootHistory, startHarness, storeDyingAtStep, storeDyingWhen, storeWith, type Harness } from './runtime-harness';
 
 /**
  * What a run writes per step (issue 23): a round's journal events ride with its history append,
@@ -85,25 +85,6 @@ test('a round that writes is two writes: its turn is stored before the tool runs
   for (const index of files) expect([methods[index - 1], methods[index + 1]]).toEqual(['saveStep', 'saveStep']);
   expect(readAndWrite.writes.length).toBe(long.writes.length + 6);
 });
-
-/** The store, where the first step that `dies` matches is never written and never answers, nor is anything after it. */
-function storeDyingAtStep(store: RunStore, dies: (step: RunStep) => boolean): { store: RunStore; frozen: Promise<void> } {
-  let dead = false;
-  let died: () => void = () => undefined;
-  const frozen = new Promise<void>((resolve) => (died = resolve));
-  const proxy = storeWith(store, (name, method) =>
-    WRITES.has(name)
-      ? (...args: unknown[]) => {
-          if (!dead && name === 'saveStep' && dies(args[0] as RunStep)) {
-            dead = true;
-            died();
-          }
-          return dead ? new Promise<never>(() => undefined) : method(...args);
-        }
-      : undefined,
-  );
-  return { store: proxy, frozen };
-}
 
 test('a runtime that dies before a reading round is stored asks the model again and replies as it would have', async () => {
   harness = await startHarness();

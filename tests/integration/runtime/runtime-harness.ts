@@ -7,7 +7,7 @@ import type { AgentRuntime, AgentRuntimeOptions, RunOutcome, StartRunOptions } f
 import { createAgentRuntime } from '../../../src/runtime/create-agent-runtime';
 import { defaultsSchema, profileSchema, type AgentProfile, type AgentProfileInput, type SettingsDefaults } from '../../../src/settings/schema';
 import { openRunStore } from '../../../src/store/idb-run-store';
-import type { RunStore } from '../../../src/store/run-store';
+import type { RunStep, RunStore } from '../../../src/store/run-store';
 import { uniqueDatabaseName } from '../../support/record-builders';
 import { startScriptedModelServer, type ScriptedModelServer, type ScriptedReply, type ScriptedRequest } from '../../support/scripted-model-server';
 
@@ -242,6 +242,28 @@ export function storeDyingWhen(store: RunStore, diesWhen: (store: RunStore) => P
           }
           return result;
         },
+  );
+  return { store: proxy, frozen };
+}
+
+/**
+ * A store where the first step that `dies` matches is never written and never answers, nor is any
+ * write after it: a worker killed as that step was being written.
+ */
+export function storeDyingAtStep(store: RunStore, dies: (step: RunStep) => boolean): DyingStore {
+  let dead = false;
+  let died: () => void = () => undefined;
+  const frozen = new Promise<void>((resolve) => (died = resolve));
+  const proxy = storeWith(store, (name, method) =>
+    WRITES.has(name)
+      ? (...args: unknown[]) => {
+          if (!dead && name === 'saveStep' && dies(args[0] as RunStep)) {
+            dead = true;
+            died();
+          }
+          return dead ? new Promise<never>(() => undefined) : method(...args);
+        }
+      : undefined,
   );
   return { store: proxy, frozen };
 }
