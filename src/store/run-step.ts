@@ -87,22 +87,21 @@ async function inTurn<T>(items: readonly T[], write: (item: T) => Promise<unknow
   for (const item of items) await write(item);
 }
 
-/** Numbers each event after the last one its run has, in order. */
+/**
+ * Numbers each event after the last one its run has, in order. The numbers are known once each run's
+ * last event is read, so the adds are issued together: one round trip for all of them.
+ */
 async function appendEvents(transaction: WriteTransaction, keyRange: typeof IDBKeyRange, drafts: readonly JournalEvent[]): Promise<JournalEvent[]> {
   if (drafts.length === 0) return [];
   const store = transaction.objectStore('journal');
-  const nextSeq = new Map<string, number>();
-  const stored: JournalEvent[] = [];
-  const added: Promise<unknown>[] = [];
-  for (const draft of drafts) {
-    let seq = nextSeq.get(draft.runId);
-    if (seq === undefined) seq = ((await store.openCursor(runKeyRange(keyRange, draft.runId), 'prev'))?.value.seq ?? 0) + 1;
-    const event: JournalEvent = { ...draft, seq };
-    // Numbered here, so the adds need not wait for each other's answers: one round trip for all.
-    added.push(store.add(event));
+  const runIds = [...new Set(drafts.map((draft) => draft.runId))];
+  const lastSeqs = await Promise.all(runIds.map(async (runId) => (await store.openCursor(runKeyRange(keyRange, runId), 'prev'))?.value.seq ?? 0));
+  const nextSeq = new Map(runIds.map((runId, index) => [runId, (lastSeqs[index] ?? 0) + 1]));
+  const stored = drafts.map((draft): JournalEvent => {
+    const seq = nextSeq.get(draft.runId) ?? 1;
     nextSeq.set(draft.runId, seq + 1);
-    stored.push(event);
-  }
-  await Promise.all(added);
+    return { ...draft, seq };
+  });
+  await Promise.all(stored.map((event) => store.add(event)));
   return stored;
 }

@@ -172,6 +172,35 @@ describe('journal', () => {
     for (const event of read) expect(event).toEqual(bySeq.get(event.seq));
   });
 
+  test("a step's events, of one run or two, are numbered in order after each run's last and stored as numbered", async () => {
+    await store.appendJournal({ runId: 'r1', type: 'run-start' });
+    await store.appendJournal({ runId: 'r2', type: 'run-start' });
+    await store.appendJournal({ runId: 'r2', type: 'model-call-start' });
+
+    const stored = await store.saveStep({
+      journal: [
+        { runId: 'r1', type: 'model-call-start', data: { order: 1 } },
+        { runId: 'r2', type: 'model-call-end', data: { order: 2 } },
+        { runId: 'r1', type: 'model-call-end', data: { order: 3 } },
+        { runId: 'r1', type: 'tool-call-start', data: { order: 4 } },
+      ],
+    });
+
+    expect(stored.map((event) => [event.runId, event.seq, event.data])).toEqual([
+      ['r1', 2, { order: 1 }],
+      ['r2', 3, { order: 2 }],
+      ['r1', 3, { order: 3 }],
+      ['r1', 4, { order: 4 }],
+    ]);
+    expect((await store.readJournal('r1')).map((event) => [event.seq, event.type])).toEqual([
+      [1, 'run-start'],
+      [2, 'model-call-start'],
+      [3, 'model-call-end'],
+      [4, 'tool-call-start'],
+    ]);
+    expect((await store.readJournal('r2')).map((event) => event.seq)).toEqual([1, 2, 3]);
+  });
+
   test('reading from a sequence number returns that event and the later ones', async () => {
     for (let index = 0; index < 5; index += 1) await store.appendJournal({ runId: 'r1', type: 'model-call-end' });
     await store.appendJournal({ runId: 'r2', type: 'run-start' });
