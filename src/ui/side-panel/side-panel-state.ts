@@ -9,6 +9,7 @@ import type { PanelSettingsAccess } from '../settings-access';
 import type { PanelConnection } from './panel-connection';
 import { matchesQuery } from './run-search';
 import { panelRefusalText } from './panel-refusals';
+import { historyWithRun } from './history-entries';
 
 export type HistoryScope = 'site' | 'all';
 
@@ -73,6 +74,7 @@ export function createSidePanelState(dependencies: SidePanelDependencies): SideP
   const { store, connection } = dependencies;
   const clock = dependencies.now ?? Date.now;
   const pageSize = dependencies.historyPageSize ?? 50;
+  const historyLoadLimit = dependencies.historyLoadLimit ?? 2_000;
   const origin = signal<string | undefined>(undefined);
   const settings = signal<Settings | undefined>(undefined);
   const run = signal<AgentRun | undefined>(undefined);
@@ -136,7 +138,13 @@ export function createSidePanelState(dependencies: SidePanelDependencies): SideP
       history.value = [];
       return;
     }
-    history.value = await store.listRuns({ origin: scopedOrigin, limit: dependencies.historyLoadLimit ?? 2_000 });
+    history.value = await store.listRuns({ origin: scopedOrigin, limit: historyLoadLimit });
+  }
+
+  /** Puts a run just read into history as it stands, when history lists its site (history-entries.ts). */
+  function keepInHistory(entry: AgentRun | undefined): void {
+    if (!entry || (historyScope.value === 'site' && entry.origin !== origin.value)) return;
+    history.value = historyWithRun(history.value, entry, historyLoadLimit);
   }
 
   function subscribe(): void {
@@ -171,7 +179,7 @@ export function createSidePanelState(dependencies: SidePanelDependencies): SideP
       nextTasks = index === -1 ? [...nextTasks, task] : nextTasks.map((known, at) => (at === index ? task : known));
     }
     tasks.value = nextTasks;
-    if (rereadRun && freshRun && freshRun.status !== 'running') await refreshHistory();
+    if (rereadRun && freshRun && freshRun.status !== 'running') keepInHistory(freshRun);
   }
 
   function scheduleFlush(): void {
@@ -193,16 +201,14 @@ export function createSidePanelState(dependencies: SidePanelDependencies): SideP
   async function showNewRun(runId: string): Promise<void> {
     const load = { runId, eventsMeanwhile: false };
     loading = load;
-    await Promise.all([showRun(runId), refreshHistory()]);
-    let readAgain = false;
+    await showRun(runId);
     while (loading === load && load.eventsMeanwhile) {
       load.eventsMeanwhile = false;
-      readAgain = true;
       await showRun(runId);
     }
     if (loading === load) loading = undefined;
     // History lists the run too: as it stands now (ended, perhaps).
-    if (readAgain) await refreshHistory();
+    if (run.value?.id === runId) keepInHistory(run.value);
   }
 
   function applyEvent(event: JournalEvent): void {

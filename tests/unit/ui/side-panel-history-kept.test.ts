@@ -1,0 +1,74 @@
+import { afterEach, beforeEach, expect, test } from 'vitest';
+import { openRunStore } from '../../../src/store/idb-run-store';
+import type { ListRunsOptions, RunStore } from '../../../src/store/run-store';
+import { historyWithRun } from '../../../src/ui/side-panel/history-entries';
+import { createSidePanelState, type SidePanelState } from '../../../src/ui/side-panel/side-panel-state';
+import { createFakePanelConnection, createMemorySettingsAccess } from '../../support/fake-panel-connection';
+import { buildRun, uniqueDatabaseName } from '../../support/record-builders';
+
+/**
+ * The panel keeps its history as a run starts and ends instead of reading every listed run again
+ * (up to 2,000 records, each checked against its schema) twice a turn.
+ */
+const SITE = 'http://127.0.0.1:8000';
+
+let inner: RunStore;
+let state: SidePanelState;
+let connection: ReturnType<typeof createFakePanelConnection>;
+const historyReads: ListRunsOptions[] = [];
+
+beforeEach(async () => {
+  inner = await openRunStore({ name: uniqueDatabaseName() });
+  const store: RunStore = {
+    ...inner,
+    listRuns(options) {
+      if (options?.limit !== 1) historyReads.push(options ?? {});
+      return inner.listRuns(options);
+    },
+  };
+  connection = createFakePanelConnection();
+  state = createSidePanelState({ store, connection, settings: createMemorySettingsAccess(), refreshDelayMs: 1 });
+  for (let index = 1; index <= 30; index += 1) await inner.putRun(buildRun({ id: `old-${index}`, origin: SITE, status: 'completed', createdAt: index * 1_000 }));
+  await state.setOrigin(SITE);
+  await state.settled();
+  historyReads.length = 0;
+});
+afterEach(() => {
+  state.dispose();
+  inner.close();
+});
+
+test("a new run shows in history as it starts and as it ends, without the site's runs read again", async () => {
+  await inner.putRun(buildRun({ id: 'new', origin: SITE, status: 'running', createdAt: 40_000 }));
+  connection.push(await inner.appendJournal({ runId: 'new', time: 40_000, type: 'run-start', invocationId: 'new-root', data: {} }));
+  await state.settled();
+  expect(state.history.value.slice(0, 2).map((run) => [run.id, run.status])).toEqual([
+    ['new', 'running'],
+    ['old-30', 'completed'],
+  ]);
+
+  await inner.putRun(buildRun({ id: 'new', origin: SITE, status: 'completed', createdAt: 40_000 }));
+  connection.push(await inner.appendJournal({ runId: 'new', time: 40_500, type: 'run-end', data: { status: 'completed' } }));
+  await state.settled();
+
+  expect(state.history.value.map((run) => [run.id, run.status])).toEqual([
+    ['new', 'completed'],
+    ...Array.from({ length: 30 }, (_, index) => [`old-${30 - index}`, 'completed']),
+  ]);
+  expect(state.history.value).toEqual(await inner.listRuns({ origin: SITE }));
+  expect(historyReads).toEqual([]);
+});
+
+test('history with a run: its entry replaced, or put where the store lists it, within the limit', () => {
+  const runs = [3, 2, 1].map((second) => buildRun({ id: `r${second}`, origin: SITE, status: 'completed', createdAt: second * 1_000 }));
+  const ended = buildRun({ id: 'r2', origin: SITE, status: 'failed', createdAt: 2_000 });
+  expect(historyWithRun(runs, ended, 10).map((run) => [run.id, run.status])).toEqual([
+    ['r3', 'completed'],
+    ['r2', 'failed'],
+    ['r1', 'completed'],
+  ]);
+  const between = buildRun({ id: 'r2b', origin: SITE, status: 'running', createdAt: 2_500 });
+  expect(historyWithRun(runs, between, 10).map((run) => run.id)).toEqual(['r3', 'r2b', 'r2', 'r1']);
+  expect(historyWithRun(runs, buildRun({ id: 'r0', origin: SITE, createdAt: 500 }), 10).map((run) => run.id)).toEqual(['r3', 'r2', 'r1', 'r0']);
+  expect(historyWithRun(runs, buildRun({ id: 'r4', origin: SITE, createdAt: 4_000 }), 3).map((run) => run.id)).toEqual(['r4', 'r3', 'r2']);
+});
