@@ -2,8 +2,9 @@
  * Side panel scale (not a test; `npm run bench`, or `npx tsx bench/side-panel.bench.ts`).
  * Renders the panel in happy-dom over a fake-indexeddb run store and prints ratios against baselines
  * measured in the same process: history with 1,000 runs against 10 runs, a run with 50 tasks against
- * one with 1 task, one task's update (a journal event through the store) in each, and a clock tick
- * while the run works (the axis grows: one style property on the timeline, the running times' text).
+ * one with 1 task, one task's update (a journal event through the store) in each, a clock tick
+ * while the run works (the axis grows: one style property on the timeline, the running times' text),
+ * and the run's end (its record read again, its history row changed).
  * A ratio near 1 means the panel does not slow down with scale: history is rendered a page at a time,
  * and so are a run's task list and timeline (12 rows, more as their end nears the viewport, which
  * happy-dom never reports); each run checks that the rows not drawn are announced.
@@ -104,6 +105,8 @@ interface Scenario {
   initialRender: number;
   taskUpdate: number;
   clockTick: number;
+  /** The run ends: its record and history's row change (history is kept, not read again). */
+  runEnd: number;
   rowsRendered: number;
 }
 
@@ -112,6 +115,7 @@ async function measure(label: string, options: { runs: number; tasksInLatest: nu
   const initial: number[] = [];
   const updates: number[] = [];
   const ticks: number[] = [];
+  const ends: number[] = [];
   let rowsRendered = 0;
   for (let repeat = 0; repeat < REPEATS; repeat += 1) {
     // The panel's clock reads 30 s after the latest run began (its tasks started at 20 s).
@@ -152,13 +156,24 @@ async function measure(label: string, options: { runs: number; tasksInLatest: nu
     expectMore(container, '.timeline-more', options.tasksInLatest + 1 - timelineBars, label);
     expectMore(container, '.task-more', options.tasksInLatest - container.querySelectorAll('.task-row').length, label);
     if (container.querySelector('.timeline-axis')?.textContent === axisBefore) throw new Error(`${label}: the timeline's axis did not grow with the clock`);
+
+    // The run ends: the store has its record, its `run-end` arrives, history's row says so.
+    const running = state.run.value!;
+    await store.putRun({ ...running, status: 'completed', endedAt: 31_000 });
+    started = performance.now();
+    state.applyEvent({ runId, seq: 200 + repeat, time: 31_000, type: 'run-end', data: { status: 'completed' } } as JournalEvent);
+    await state.settled();
+    await flushRenders();
+    ends.push(performance.now() - started);
+    if (state.history.value[0]?.status !== 'completed') throw new Error(`${label}: history did not show the run's end`);
+    await store.putRun(running);
     await store.putTask(task(runId, 0, 'running'));
     render(null, container as unknown as Element);
     container.remove();
     state.dispose();
   }
   store.close();
-  return { initialRender: median(initial), taskUpdate: median(updates), clockTick: median(ticks), rowsRendered };
+  return { initialRender: median(initial), taskUpdate: median(updates), clockTick: median(ticks), runEnd: median(ends), rowsRendered };
 }
 
 const format = (milliseconds: number) => `${milliseconds.toFixed(2)} ms`;
@@ -172,16 +187,25 @@ const smallRun = await measure('run-1-task', { runs: 1, tasksInLatest: 1 });
 const largeRun = await measure('run-50-tasks', { runs: 1, tasksInLatest: 50 });
 
 console.log(`Side panel in happy-dom, median of ${REPEATS} (ratios against the baseline of the same run):`);
+const row = (scenario: Scenario, ratioText: string) => ({
+  'initial render': format(scenario.initialRender),
+  'task update': format(scenario.taskUpdate),
+  'clock tick': format(scenario.clockTick),
+  'run end': format(scenario.runEnd),
+  rows: scenario.rowsRendered,
+  ratio: ratioText,
+});
 console.table({
-  'history: 10 runs (baseline)': { 'initial render': format(smallHistory.initialRender), 'task update': format(smallHistory.taskUpdate), 'clock tick': format(smallHistory.clockTick), rows: smallHistory.rowsRendered, ratio: '1.00×' },
-  'history: 1,000 runs': { 'initial render': format(largeHistory.initialRender), 'task update': format(largeHistory.taskUpdate), 'clock tick': format(largeHistory.clockTick), rows: largeHistory.rowsRendered, ratio: `${ratio(largeHistory.initialRender, smallHistory.initialRender)} render, ${ratio(largeHistory.taskUpdate, smallHistory.taskUpdate)} update` },
-  'run: 1 task (baseline)': { 'initial render': format(smallRun.initialRender), 'task update': format(smallRun.taskUpdate), 'clock tick': format(smallRun.clockTick), rows: smallRun.rowsRendered, ratio: '1.00×' },
-  'run: 50 tasks': { 'initial render': format(largeRun.initialRender), 'task update': format(largeRun.taskUpdate), 'clock tick': format(largeRun.clockTick), rows: largeRun.rowsRendered, ratio: `${ratio(largeRun.initialRender, smallRun.initialRender)} render, ${ratio(largeRun.taskUpdate, smallRun.taskUpdate)} update, ${ratio(largeRun.clockTick, smallRun.clockTick)} tick` },
+  'history: 10 runs (baseline)': row(smallHistory, '1.00×'),
+  'history: 1,000 runs': row(largeHistory, `${ratio(largeHistory.initialRender, smallHistory.initialRender)} render, ${ratio(largeHistory.taskUpdate, smallHistory.taskUpdate)} update, ${ratio(largeHistory.runEnd, smallHistory.runEnd)} run end`),
+  'run: 1 task (baseline)': row(smallRun, '1.00×'),
+  'run: 50 tasks': row(largeRun, `${ratio(largeRun.initialRender, smallRun.initialRender)} render, ${ratio(largeRun.taskUpdate, smallRun.taskUpdate)} update, ${ratio(largeRun.clockTick, smallRun.clockTick)} tick`),
 });
 console.log(
   'Initial render grows with the rows actually drawn: history draws one page (50 rows) whatever its length, ' +
     'a run one page of tasks and of timeline bars (12 each) however many it has. In happy-dom most of that time ' +
     'is its own node bookkeeping; a browser is faster. A task update re-reads one record and re-renders one row, ' +
-    'so it stays flat. A clock tick sets the axis span and the running rows\' times, so it grows with the running rows drawn.',
+    'so it stays flat. A clock tick sets the axis span and the running rows\' times, so it grows with the running rows drawn. ' +
+    'A run\'s end re-reads the run and changes its row in history, which is kept, not read again: flat with history\'s length.',
 );
 await happyWindow.happyDOM.close();
