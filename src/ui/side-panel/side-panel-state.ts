@@ -13,6 +13,9 @@ import { historyWithRun } from './history-entries';
 
 export type HistoryScope = 'site' | 'all';
 
+/** The events after which a run's row in history may read differently (its status, its reply). */
+const HISTORY_STATUS_EVENTS: ReadonlySet<JournalEvent['type']> = new Set(['run-start', 'run-end', 'run-resume', 'run-reopen', 'run-reply']);
+
 export interface SidePanelDependencies {
   store: RunStore;
   connection: PanelConnection;
@@ -141,10 +144,21 @@ export function createSidePanelState(dependencies: SidePanelDependencies): SideP
     history.value = await store.listRuns({ origin: scopedOrigin, limit: historyLoadLimit });
   }
 
-  /** Puts a run just read into history as it stands, when history lists its site (history-entries.ts). */
-  function keepInHistory(entry: AgentRun | undefined): void {
-    if (!entry || (historyScope.value === 'site' && entry.origin !== origin.value)) return;
-    history.value = historyWithRun(history.value, entry, historyLoadLimit);
+  /**
+   * Keeps a run in history as it stands once one of its status events is stored, whether or not the
+   * panel shows it (two tabs of a site run at once). One read at a time, so an earlier read never
+   * lands over a later one (history-entries.ts).
+   */
+  let historyKeeping: Promise<void> = Promise.resolve();
+  function keepRunInHistory(runId: string): void {
+    historyKeeping = historyKeeping
+      .then(async () => {
+        const entry = await store.getRun(runId);
+        if (!entry || (historyScope.value === 'site' && entry.origin !== origin.value)) return;
+        history.value = historyWithRun(history.value, entry, historyLoadLimit);
+      })
+      .catch(report);
+    pending = pending.then(() => historyKeeping);
   }
 
   function subscribe(): void {
@@ -179,7 +193,6 @@ export function createSidePanelState(dependencies: SidePanelDependencies): SideP
       nextTasks = index === -1 ? [...nextTasks, task] : nextTasks.map((known, at) => (at === index ? task : known));
     }
     tasks.value = nextTasks;
-    if (rereadRun && freshRun && freshRun.status !== 'running') keepInHistory(freshRun);
   }
 
   function scheduleFlush(): void {
@@ -207,11 +220,10 @@ export function createSidePanelState(dependencies: SidePanelDependencies): SideP
       await showRun(runId);
     }
     if (loading === load) loading = undefined;
-    // History lists the run too: as it stands now (ended, perhaps).
-    if (run.value?.id === runId) keepInHistory(run.value);
   }
 
   function applyEvent(event: JournalEvent): void {
+    if (HISTORY_STATUS_EVENTS.has(event.type)) keepRunInHistory(event.runId);
     const current = run.value;
     if (loading?.runId === event.runId) {
       loading.eventsMeanwhile = true;

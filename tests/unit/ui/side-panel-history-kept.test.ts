@@ -72,3 +72,27 @@ test('history with a run: its entry replaced, or put where the store lists it, w
   expect(historyWithRun(runs, buildRun({ id: 'r0', origin: SITE, createdAt: 500 }), 10).map((run) => run.id)).toEqual(['r3', 'r2', 'r1', 'r0']);
   expect(historyWithRun(runs, buildRun({ id: 'r4', origin: SITE, createdAt: 4_000 }), 3).map((run) => run.id)).toEqual(['r4', 'r3', 'r2']);
 });
+
+test("two tabs' runs starting together both show in history as they end, whichever the panel follows", async () => {
+  // Tab A's run starts; tab B's starts before A's is read, so the panel follows B and never shows A.
+  await inner.putRun(buildRun({ id: 'tab-a', origin: SITE, status: 'running', createdAt: 40_000 }));
+  await inner.putRun(buildRun({ id: 'tab-b', origin: SITE, status: 'running', createdAt: 40_010 }));
+  connection.push(await inner.appendJournal({ runId: 'tab-a', time: 40_000, type: 'run-start', invocationId: 'a-root', data: {} }));
+  connection.push(await inner.appendJournal({ runId: 'tab-b', time: 40_010, type: 'run-start', invocationId: 'b-root', data: {} }));
+  await state.settled();
+  expect(state.run.value?.id).toBe('tab-b');
+
+  await inner.putRun(buildRun({ id: 'tab-a', origin: SITE, status: 'completed', createdAt: 40_000 }));
+  connection.push(await inner.appendJournal({ runId: 'tab-a', time: 41_000, type: 'run-end', data: { status: 'completed' } }));
+  await inner.putRun(buildRun({ id: 'tab-b', origin: SITE, status: 'failed', createdAt: 40_010 }));
+  connection.push(await inner.appendJournal({ runId: 'tab-b', time: 42_000, type: 'run-end', data: { status: 'failed' } }));
+  await state.settled();
+
+  expect(state.history.value.slice(0, 3).map((run) => [run.id, run.status])).toEqual([
+    ['tab-b', 'failed'],
+    ['tab-a', 'completed'],
+    ['old-30', 'completed'],
+  ]);
+  expect(state.history.value).toEqual(await inner.listRuns({ origin: SITE }));
+  expect(historyReads).toEqual([]);
+});
