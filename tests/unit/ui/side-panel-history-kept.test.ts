@@ -96,3 +96,24 @@ test("two tabs' runs starting together both show in history as they end, whichev
   expect(state.history.value).toEqual(await inner.listRuns({ origin: SITE }));
   expect(historyReads).toEqual([]);
 });
+
+test('an ended run taken up again (a helper run between turns, a resumed run) reads as running in history, then as ended', async () => {
+  await inner.putRun(buildRun({ id: 'old-30', origin: SITE, status: 'running', createdAt: 30_000, reopenedAt: 50_000 }));
+  connection.push(await inner.appendJournal({ runId: 'old-30', time: 50_000, type: 'run-reopen', invocationId: 'old-30-root', data: { agentId: 'scene-critic' } }));
+  await state.settled();
+  expect(state.history.value[0]).toMatchObject({ id: 'old-30', status: 'running' });
+
+  await inner.putRun(buildRun({ id: 'old-29', origin: SITE, status: 'running', createdAt: 29_000 }));
+  connection.push(await inner.appendJournal({ runId: 'old-29', time: 50_100, type: 'run-resume', data: { tasks: 1 } }));
+  await state.settled();
+  expect(state.history.value[1]).toMatchObject({ id: 'old-29', status: 'running' });
+
+  for (const [id, time] of [['old-30', 51_000], ['old-29', 51_500]] as const) {
+    await inner.putRun(buildRun({ id, origin: SITE, status: 'completed', createdAt: Number(id.slice(4)) * 1_000, ...(id === 'old-30' ? { reopenedAt: 50_000 } : {}) }));
+    connection.push(await inner.appendJournal({ runId: id, time, type: 'run-end', data: { status: 'completed' } }));
+  }
+  await state.settled();
+  expect(state.history.value).toEqual(await inner.listRuns({ origin: SITE }));
+  expect(state.history.value.slice(0, 2).map((run) => run.status)).toEqual(['completed', 'completed']);
+  expect(historyReads).toEqual([]);
+});
