@@ -81,7 +81,7 @@ async function seed(name: string, options: { runs: number; tasksInLatest: number
 
 const connection = {
   subscribeRun: () => undefined, subscribeOrigin: () => undefined, cancelRun: () => undefined, cancelTask: () => undefined, reviewTask: () => undefined, sendGuidance: () => undefined, runAgent: () => undefined,
-  onEvent: () => () => undefined, onReconnect: () => () => undefined, onError: () => () => undefined, close: () => undefined,
+  onEvent: () => () => undefined, onRunsDeleted: () => () => undefined, onReconnect: () => () => undefined, onError: () => () => undefined, close: () => undefined,
 };
 const settingsAccess = {
   load: async () => settingsSchema.parse({ version: 1, sites: [{ origin: SITE }] }),

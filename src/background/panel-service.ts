@@ -2,6 +2,7 @@ import { browser } from 'wxt/browser';
 import {
   PANEL_PORT_NAME,
   parsePanelMessage,
+  RUNS_DELETED_PER_MESSAGE,
   type BackgroundToPanel,
   type PanelToBackground,
 } from '../messaging/panel-messages';
@@ -121,6 +122,16 @@ export function installPanelService(dependencies: PanelServiceDependencies): () 
     });
   }
 
+  /** Tells every subscribed panel which runs were deleted, after what it was sent before. */
+  function deliverDeleted(client: PanelClient, runIds: readonly string[]): void {
+    if (client.subscription.kind === 'none') return;
+    client.delivery = client.delivery.then(() => {
+      for (let start = 0; start < runIds.length; start += RUNS_DELETED_PER_MESSAGE) {
+        post(client, { type: 'runs-deleted', runIds: runIds.slice(start, start + RUNS_DELETED_PER_MESSAGE) });
+      }
+    });
+  }
+
   function post(client: PanelClient, message: BackgroundToPanel): void {
     try {
       client.port.postMessage(message);
@@ -213,9 +224,16 @@ export function installPanelService(dependencies: PanelServiceDependencies): () 
   void storeReady.then(
     (store) => {
       if (stopped) return;
-      stopListening = store.onJournalAppended((event) => {
+      const stopEvents = store.onJournalAppended((event) => {
         for (const client of clients) deliver(client, event);
       });
+      const stopDeletions = store.onRunsDeleted((runIds) => {
+        for (const client of clients) deliverDeleted(client, runIds);
+      });
+      stopListening = () => {
+        stopEvents();
+        stopDeletions();
+      };
     },
     (error: unknown) => console.error('Retinue: the side panel gets no live updates, the run store did not open:', error),
   );

@@ -8,6 +8,8 @@ import { GUIDANCE_MAX_CHARS } from '../records/guidance-note';
 export const PANEL_PORT_NAME = 'panel';
 
 const runId = z.string().min(1).max(200);
+/** Run ids one `runs-deleted` message names at most; a larger deletion takes several messages. */
+export const RUNS_DELETED_PER_MESSAGE = 500;
 const origin = z.string().min(1).max(500);
 
 /**
@@ -37,6 +39,8 @@ export type PanelToBackground = z.infer<typeof panelToBackgroundSchema>;
 export const backgroundToPanelSchema = lazySchema(() => z.discriminatedUnion('type', [
   /** A journal event of a subscribed run, as stored (the panel re-reads the records it touches). */
   z.strictObject({ type: z.literal('journal-event'), event: journalEventSchema }),
+  /** Runs deleted (the retention setting, a site's storage quota, another page): history drops them. */
+  z.strictObject({ type: z.literal('runs-deleted'), runIds: z.array(runId).min(1).max(RUNS_DELETED_PER_MESSAGE) }),
   /** A message the panel sent was refused; `message` says why and what to do. */
   z.strictObject({ type: z.literal('panel-error'), code: z.string().max(100), message: z.string().max(2_000) }),
   /**

@@ -78,6 +78,7 @@ export async function openRunStore(options: OpenRunStoreOptions = {}): Promise<R
 
 class IdbRunStore implements RunStore {
   private readonly journalListeners = new Set<(event: JournalEvent) => void>();
+  private readonly deletionListeners = new Set<(runIds: readonly string[]) => void>();
   private readonly invocations: InvocationRecords;
   private readonly memory: MemoryRecords;
   private readonly files: FileRecords;
@@ -147,6 +148,7 @@ class IdbRunStore implements RunStore {
       await this.deleteRunIn(transaction, runId);
       await transaction.done;
     });
+    this.announceDeleted([runId]);
   }
 
   async putInvocation(invocation: AgentInvocation, options: { tasks?: readonly AgentTaskRecord[] } = {}): Promise<void> {
@@ -208,6 +210,13 @@ class IdbRunStore implements RunStore {
     };
   }
 
+  onRunsDeleted(listener: (runIds: readonly string[]) => void): () => void {
+    this.deletionListeners.add(listener);
+    return () => {
+      this.deletionListeners.delete(listener);
+    };
+  }
+
   async readFile(runId: string, path: string): Promise<WorkspaceFile | undefined> {
     return storeOperation(`read file ${path} of run ${runId}`, () => this.files.get(runId, path));
   }
@@ -245,7 +254,7 @@ class IdbRunStore implements RunStore {
   }
 
   async pruneRuns(olderThan: number): Promise<number> {
-    return storeOperation('prune old runs', async () => {
+    const pruned = await storeOperation('prune old runs', async () => {
       const transaction = this.database.transaction(ALL_RUN_STORE_NAMES, 'readwrite');
       const candidates = await transaction
         .objectStore('runs')
@@ -254,8 +263,22 @@ class IdbRunStore implements RunStore {
       const prunable = candidates.filter((run) => run.status !== 'running');
       for (const run of prunable) await this.deleteRunIn(transaction, run.id);
       await transaction.done;
-      return prunable.length;
+      return prunable;
     });
+    this.announceDeleted(pruned.map((run) => run.id));
+    return pruned.length;
+  }
+
+  /** Tells the deletion listeners which runs went; a broken listener does not fail the deletion. */
+  private announceDeleted(runIds: readonly string[]): void {
+    if (runIds.length === 0) return;
+    for (const listener of [...this.deletionListeners]) {
+      try {
+        listener(runIds);
+      } catch (error) {
+        console.error('A run deletion listener failed', error);
+      }
+    }
   }
 
   /** Writes one step and tells the journal listeners what it appended, once it is stored. */
@@ -277,6 +300,7 @@ class IdbRunStore implements RunStore {
 
   close(): void {
     this.journalListeners.clear();
+    this.deletionListeners.clear();
     this.database.close();
   }
 

@@ -155,6 +155,7 @@ export function meteredRunStore(inner: RunStore): RunStore {
     listMemoryLineKeys: (conversationId) => inner.listMemoryLineKeys(conversationId),
     listMemoryVersionsOfRun: (runId) => inner.listMemoryVersionsOfRun(runId),
     onJournalAppended: (listener) => inner.onJournalAppended(listener),
+    onRunsDeleted: (listener) => inner.onRunsDeleted(listener),
     readFile: (runId, path) => inner.readFile(runId, path),
     async writeFile(file) {
       await inner.writeFile(file);

@@ -83,6 +83,11 @@ export interface RunStore {
    * (how the side panel gets live progress without polling). Returns the unsubscribe function.
    */
   onJournalAppended(listener: (event: JournalEvent) => void): () => void;
+  /**
+   * Calls `listener` with the ids of the runs deleted through this store object (`deleteRun`, `pruneRuns`), after
+   * the deletion is stored: how an open side panel drops them from its history. Returns the unsubscribe function.
+   */
+  onRunsDeleted(listener: (runIds: readonly string[]) => void): () => void;
 
   /** Physical workspace files; use a workspace view (src/workspace) for anything model-facing. */
   readFile(runId: string, path: string): Promise<WorkspaceFile | undefined>;

@@ -3,13 +3,15 @@ import { settingsSchema, type Settings } from '../../src/settings/schema';
 import type { PanelSettingsAccess } from '../../src/ui/settings-access';
 import type { PanelConnection } from '../../src/ui/side-panel/panel-connection';
 
-/** The panel's Port, with what it sent recorded and a way to push journal events to it. */
+/** The panel's Port, with what it sent recorded and a way to push journal events and deletions to it. */
 export function createFakePanelConnection() {
   const eventListeners = new Set<(event: JournalEvent) => void>();
+  const deletionListeners = new Set<(runIds: readonly string[]) => void>();
   const sent: unknown[] = [];
-  const connection: PanelConnection & { sent: unknown[]; push(event: JournalEvent): void } = {
+  const connection: PanelConnection & { sent: unknown[]; push(event: JournalEvent): void; pushDeleted(runIds: readonly string[]): void } = {
     sent,
     push: (event) => eventListeners.forEach((listener) => listener(event)),
+    pushDeleted: (runIds) => deletionListeners.forEach((listener) => listener(runIds)),
     subscribeRun: (runId) => void sent.push({ type: 'subscribe-run', runId }),
     subscribeOrigin: (origin) => void sent.push({ type: 'subscribe-origin', origin }),
     cancelRun: (runId) => void sent.push({ type: 'cancel-run', runId }),
@@ -20,6 +22,10 @@ export function createFakePanelConnection() {
     onEvent: (listener) => {
       eventListeners.add(listener);
       return () => eventListeners.delete(listener);
+    },
+    onRunsDeleted: (listener) => {
+      deletionListeners.add(listener);
+      return () => deletionListeners.delete(listener);
     },
     onReconnect: () => () => undefined,
     onError: () => () => undefined,

@@ -20,6 +20,8 @@ export interface PanelConnection {
   /** Apply or discard a helper's lore proposal. */
   decideLore?(runId: string, proposalId: string, decision: 'apply' | 'discard'): void;
   onEvent(listener: (event: JournalEvent) => void): () => void;
+  /** Runs the background deleted (retention, a site's quota): history drops them. */
+  onRunsDeleted(listener: (runIds: readonly string[]) => void): () => void;
   /** Called after the Port is (re)opened: events may have been missed, so re-read the store. */
   onReconnect(listener: () => void): () => void;
   /** A refusal or failure the background reported: its words, and its code (the panel words some codes itself). */
@@ -51,6 +53,7 @@ export function connectPanel(options: ConnectPanelOptions = {}): PanelConnection
   const eventListeners = new Set<(event: JournalEvent) => void>();
   const reconnectListeners = new Set<() => void>();
   const errorListeners = new Set<(message: string, code: string) => void>();
+  const deletionListeners = new Set<(runIds: readonly string[]) => void>();
   let port: PanelSidePort | undefined;
   let subscription: PanelToBackground | undefined;
   let closed = false;
@@ -66,6 +69,7 @@ export function connectPanel(options: ConnectPanelOptions = {}): PanelConnection
       const message = parseBackgroundMessage(raw);
       if (message?.type === 'journal-event') for (const listener of eventListeners) listener(message.event);
       if (message?.type === 'panel-error') for (const listener of errorListeners) listener(message.message, message.code);
+      if (message?.type === 'runs-deleted') for (const listener of deletionListeners) listener(message.runIds);
     });
     if (subscription) opened.postMessage(subscription);
     return opened;
@@ -114,6 +118,7 @@ export function connectPanel(options: ConnectPanelOptions = {}): PanelConnection
     runAgent: (runId, agentId) => send({ type: 'run-agent', runId, agentId }),
     decideLore: (runId, proposalId, decision) => send({ type: 'decide-lore', runId, proposalId, decision }),
     onEvent: (listener) => listen(eventListeners, listener),
+    onRunsDeleted: (listener) => listen(deletionListeners, listener),
     onReconnect: (listener) => listen(reconnectListeners, listener),
     onError: (listener) => listen(errorListeners, listener),
     close() {

@@ -9,12 +9,10 @@ import type { PanelSettingsAccess } from '../settings-access';
 import type { PanelConnection } from './panel-connection';
 import { matchesQuery } from './run-search';
 import { panelRefusalText } from './panel-refusals';
-import { historyWithRun } from './history-entries';
+import { createHistoryKeeper, HISTORY_STATUS_EVENTS } from './history-entries';
 
 export type HistoryScope = 'site' | 'all';
 
-/** The events after which a run's row in history may read differently (its status, its reply). */
-const HISTORY_STATUS_EVENTS: ReadonlySet<JournalEvent['type']> = new Set(['run-start', 'run-end', 'run-resume', 'run-reopen', 'run-reply']);
 
 export interface SidePanelDependencies {
   store: RunStore;
@@ -135,31 +133,14 @@ export function createSidePanelState(dependencies: SidePanelDependencies): SideP
     await showRun(latest?.id);
   }
 
-  async function refreshHistory(): Promise<void> {
-    const scopedOrigin = historyScope.value === 'site' ? origin.value : undefined;
-    if (historyScope.value === 'site' && !scopedOrigin) {
-      history.value = [];
-      return;
-    }
-    history.value = await store.listRuns({ origin: scopedOrigin, limit: historyLoadLimit });
-  }
-
-  /**
-   * Keeps a run in history as it stands once one of its status events is stored, whether or not the
-   * panel shows it (two tabs of a site run at once). One read at a time, so an earlier read never
-   * lands over a later one (history-entries.ts).
-   */
-  let historyKeeping: Promise<void> = Promise.resolve();
-  function keepRunInHistory(runId: string): void {
-    historyKeeping = historyKeeping
-      .then(async () => {
-        const entry = await store.getRun(runId);
-        if (!entry || (historyScope.value === 'site' && entry.origin !== origin.value)) return;
-        history.value = historyWithRun(history.value, entry, historyLoadLimit);
-      })
-      .catch(report);
-    pending = pending.then(() => historyKeeping);
-  }
+  const historyKeeper = createHistoryKeeper({
+    store,
+    history,
+    scope: () => ({ origin: origin.value, siteOnly: historyScope.value === 'site' }),
+    limit: historyLoadLimit,
+    report,
+  });
+  const refreshHistory = () => historyKeeper.readWhole();
 
   function subscribe(): void {
     if (pinnedRunId.value) connection.subscribeRun(pinnedRunId.value);
@@ -223,7 +204,10 @@ export function createSidePanelState(dependencies: SidePanelDependencies): SideP
   }
 
   function applyEvent(event: JournalEvent): void {
-    if (HISTORY_STATUS_EVENTS.has(event.type)) keepRunInHistory(event.runId);
+    if (HISTORY_STATUS_EVENTS.has(event.type)) {
+      const kept = historyKeeper.keep(event.runId);
+      pending = pending.then(() => kept);
+    }
     const current = run.value;
     if (loading?.runId === event.runId) {
       loading.eventsMeanwhile = true;
@@ -246,7 +230,18 @@ export function createSidePanelState(dependencies: SidePanelDependencies): SideP
     await Promise.all([pinnedRunId.value ? showRun(pinnedRunId.value) : showLatest(), refreshHistory()]);
   }
 
+  /** Runs the background deleted (retention, a site's quota) leave history; a shown one gives way to the latest. */
+  async function dropDeleted(runIds: readonly string[]): Promise<void> {
+    historyKeeper.drop(runIds);
+    if (!run.value || !runIds.includes(run.value.id)) return;
+    loading = undefined;
+    pinnedRunId.value = undefined;
+    subscribe();
+    await showLatest();
+  }
+
   const stopEvents = connection.onEvent(applyEvent);
+  const stopDeletions = connection.onRunsDeleted((runIds) => void track(dropDeleted(runIds)));
   const stopReconnect = connection.onReconnect(() => {
     subscribe();
     void track(reloadAll());
@@ -329,6 +324,7 @@ export function createSidePanelState(dependencies: SidePanelDependencies): SideP
     },
     dispose() {
       stopEvents();
+      stopDeletions();
       stopReconnect();
       stopErrors();
       stopSettings();

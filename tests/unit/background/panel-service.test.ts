@@ -98,6 +98,46 @@ describe('installPanelService', () => {
     expect(second.received).toEqual([]);
   });
 
+  it('tells every subscribed panel which runs were deleted (a deletion, a prune), after what it was sent before', async () => {
+    await store.putRun(buildRun({ id: 'run-here', origin: SITE, status: 'completed', createdAt: 5_000 }));
+    await store.putRun(buildRun({ id: 'run-old', origin: SITE, status: 'completed', createdAt: 1_000 }));
+    await store.putRun(buildRun({ id: 'run-there', origin: OTHER_SITE, status: 'completed', createdAt: 1_000 }));
+    await store.putRun(buildRun({ id: 'run-working', origin: SITE, status: 'running', createdAt: 1_000 }));
+    const [followingSite, followingRun, idle] = [createFakePanelPort(), createFakePanelPort(), createFakePanelPort()];
+    for (const port of [followingSite, followingRun, idle]) connections.connect(port);
+    followingSite.send({ type: 'subscribe-origin', origin: SITE });
+    followingRun.send({ type: 'subscribe-run', runId: 'run-here' });
+
+    await store.appendJournal({ runId: 'run-here', type: 'run-end' });
+    await store.deleteRun('run-here');
+    expect(await store.pruneRuns(2_000)).toBe(2);
+    expect(await store.pruneRuns(2_000)).toBe(0);
+    await settle();
+
+    const expected: BackgroundToPanel[] = [
+      { type: 'runs-deleted', runIds: ['run-here'] },
+      { type: 'runs-deleted', runIds: ['run-old', 'run-there'] },
+    ];
+    expect(followingSite.received.map((message) => message.type)).toEqual(['journal-event', 'runs-deleted', 'runs-deleted']);
+    expect(followingSite.received.slice(1)).toEqual(expected);
+    expect(followingRun.received.slice(1)).toEqual(expected);
+    expect(idle.received).toEqual([]);
+  });
+
+  it('names at most 500 deleted runs a message', async () => {
+    const port = createFakePanelPort();
+    connections.connect(port);
+    port.send({ type: 'subscribe-origin', origin: SITE });
+    for (let index = 0; index < 501; index += 1) await store.putRun(buildRun({ id: `run-${index}`, origin: SITE, status: 'completed', createdAt: 1_000 + index }));
+
+    await store.pruneRuns(10_000);
+    await settle();
+
+    const deletions = port.received.flatMap((message) => (message.type === 'runs-deleted' ? [message.runIds] : []));
+    expect(deletions.map((runIds) => runIds.length)).toEqual([500, 1]);
+    expect(new Set(deletions.flat()).size).toBe(501);
+  });
+
   it('cancels a task and a run when the panel asks', () => {
     const port = createFakePanelPort();
     connections.connect(port);

@@ -54,6 +54,18 @@ describe('connectPanel', () => {
     expect(received).toEqual([event]);
   });
 
+  it('passes the ids of deleted runs on, and drops a deletion message that names none or too many', () => {
+    const { connection, ports } = harness();
+    const received: string[][] = [];
+    connection.onRunsDeleted((runIds) => void received.push([...runIds]));
+
+    ports[0]!.deliver({ type: 'runs-deleted', runIds: ['run-1', 'run-2'] });
+    ports[0]!.deliver({ type: 'runs-deleted', runIds: [] });
+    ports[0]!.deliver({ type: 'runs-deleted', runIds: Array.from({ length: 501 }, (_, index) => `run-${index}`) });
+
+    expect(received).toEqual([['run-1', 'run-2']]);
+  });
+
   it('does not reopen a closed Port on its own, but when the background announces it started, re-subscribing', () => {
     const { connection, ports, broadcast } = harness();
     let reconnects = 0;

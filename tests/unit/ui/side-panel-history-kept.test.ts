@@ -117,3 +117,26 @@ test('an ended run taken up again (a helper run between turns, a resumed run) re
   expect(state.history.value.slice(0, 2).map((run) => run.status)).toEqual(['completed', 'completed']);
   expect(historyReads).toEqual([]);
 });
+
+test('runs the background deleted (retention, a site\'s quota) leave history; a shown one gives way to the latest', async () => {
+  expect(state.run.value?.id).toBe('old-30');
+  connection.sent.length = 0;
+  await inner.deleteRun('old-1');
+  await inner.deleteRun('old-30');
+  connection.pushDeleted(['old-1', 'old-30']);
+  await state.settled();
+
+  expect(state.history.value.map((run) => run.id)).toEqual(Array.from({ length: 28 }, (_, index) => `old-${29 - index}`));
+  expect(state.run.value?.id).toBe('old-29');
+  expect(historyReads).toEqual([]);
+
+  // A run opened from history and then deleted: the panel follows the site's latest again.
+  await state.openRun('old-5');
+  await inner.deleteRun('old-5');
+  connection.pushDeleted(['old-5']);
+  await state.settled();
+  expect(state.pinnedRunId.value).toBeUndefined();
+  expect(state.run.value?.id).toBe('old-29');
+  expect(connection.sent.at(-1)).toEqual({ type: 'subscribe-origin', origin: SITE });
+  expect(state.history.value.some((run) => run.id === 'old-5')).toBe(false);
+});
