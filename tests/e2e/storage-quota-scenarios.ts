@@ -13,11 +13,11 @@ import { readRunStore } from './support/settings';
 export const OWN_MODEL_REPLY = 'The lamp is lit. (the page’s own model, without the retinue)';
 const FILLING_RUN_ID = 'run-filling-the-quota';
 
-/** Puts a run of `origin`, still running, whose workspace holds more than the site's quota. */
-async function fillQuotaWithRunningRun(options: EvaluatingHandle, origin: string): Promise<void> {
+/** Puts a run of `origin` (still running unless `status` says otherwise) whose workspace holds more than the site's quota. */
+async function fillQuotaWithRun(options: EvaluatingHandle, origin: string, run: { id: string; title: string; status: 'running' | 'completed' }): Promise<void> {
   await evaluateIn(
     options,
-    async ({ origin: siteOrigin, runId }) => {
+    async ({ origin: siteOrigin, run: filling }) => {
       const database = await new Promise<IDBDatabase>((resolve, reject) => {
         const request = indexedDB.open('retinue-runs');
         request.onsuccess = () => resolve(request.result);
@@ -26,15 +26,16 @@ async function fillQuotaWithRunningRun(options: EvaluatingHandle, origin: string
       const usage = { rounds: 0, toolCalls: 0, promptTokens: 0, completionTokens: 0, totalTokens: 0 };
       await new Promise<void>((resolve, reject) => {
         const transaction = database.transaction(['runs', 'files'], 'readwrite');
-        transaction.objectStore('runs').put({ id: runId, origin: siteOrigin, adapter: 'openai-chat', title: 'A long run', status: 'running', rootInvocationId: `${runId}-root`, createdAt: Date.now(), usage });
+        const ended = filling.status === 'running' ? {} : { endedAt: Date.now() };
+        transaction.objectStore('runs').put({ id: filling.id, origin: siteOrigin, adapter: 'openai-chat', title: filling.title, status: filling.status, rootInvocationId: `${filling.id}-root`, createdAt: Date.now(), ...ended, usage });
         // 65 MB of text: past the 64 MB a site may keep.
-        transaction.objectStore('files').put({ runId, path: 'notes/big.md', content: 'x'.repeat(65 * 1024 * 1024), updatedAt: Date.now() });
+        transaction.objectStore('files').put({ runId: filling.id, path: 'notes/big.md', content: 'x'.repeat(65 * 1024 * 1024), updatedAt: Date.now() });
         transaction.oncomplete = () => resolve();
         transaction.onerror = () => reject(transaction.error);
       });
       database.close();
     },
-    { origin, runId: FILLING_RUN_ID },
+    { origin, run },
   );
 }
 
@@ -53,7 +54,7 @@ export async function expectQuotaPassThroughWithNotice(setup: {
   model: ScriptedModelServer;
   origin: string;
 }): Promise<void> {
-  await fillQuotaWithRunningRun(setup.options, setup.origin);
+  await fillQuotaWithRun(setup.options, setup.origin, { id: FILLING_RUN_ID, title: 'A long run', status: 'running' });
   // Without unlimitedStorage the browser's default quota must hold many sites' full shares (usage is
   // of the compressed files, so the 65 MB of one letter above shows as a few MB).
   const estimate = await storageEstimate(setup.options);
@@ -80,3 +81,44 @@ export async function expectQuotaPassThroughWithNotice(setup: {
   );
   expect(notice).toContain("This site's runs already fill the 64 MB Retinue keeps for one site");
 }
+
+const OLD_RUN_TITLE = 'An old, large run';
+const historyTitles = (panel: EvaluatingHandle) =>
+  evaluateIn(panel, () => Array.from(document.querySelectorAll('.history-title')).map((element) => element.textContent ?? ''), undefined);
+
+/**
+ * A site whose ended runs fill its quota: the next turn's admission deletes the oldest, and a side
+ * panel open on the site drops it from its history (it keeps its history as runs start and end, so
+ * the background tells it what it deleted) while it lists the new turn.
+ */
+export async function expectDeletedRunLeavesOpenPanel(setup: {
+  options: EvaluatingHandle;
+  page: EvaluatingHandle;
+  openPanel: () => Promise<EvaluatingHandle>;
+  model: ScriptedModelServer;
+  origin: string;
+}): Promise<void> {
+  await fillQuotaWithRun(setup.options, setup.origin, { id: 'run-old-and-large', title: OLD_RUN_TITLE, status: 'completed' });
+  const panel = await setup.openPanel();
+  await waitUntil(async () => (await historyTitles(panel)).some((title) => title.includes(OLD_RUN_TITLE)), {
+    description: 'the old run in the side panel’s history',
+    timeoutMs: 20_000,
+  });
+  setup.model.reset();
+  setup.model.script(() => ({ content: 'The wick is trimmed.' }));
+
+  await waitForFixtureReady(setup.page);
+  const turn = await sendFixtureMessage(setup.page, 'Mara trims the wick.');
+
+  expect(turn).toMatchObject({ status: 'done', reply: 'The wick is trimmed.' });
+  expect((await readRunStore(setup.options)).runs.map((run) => run.title)).toEqual(['Mara trims the wick.']);
+  const titles = await waitUntil(
+    async () => {
+      const shown = await historyTitles(panel);
+      return shown.some((title) => title.includes('Mara trims the wick.')) && !shown.some((title) => title.includes(OLD_RUN_TITLE)) ? shown : undefined;
+    },
+    { description: 'the side panel’s history without the deleted run, with the new turn', timeoutMs: 20_000 },
+  );
+  expect(titles).toHaveLength(1);
+}
+
