@@ -2,7 +2,6 @@ import { computed, effect, signal, type ReadonlySignal, type Signal } from '@pre
 import type { JournalEvent } from '../../records/journal';
 import type { AgentRun } from '../../records/run';
 import type { AgentTaskRecord } from '../../records/task';
-import type { ReviewDecision } from '../../records/task-review';
 import type { Settings } from '../../settings/schema';
 import type { RunStore } from '../../store/run-store';
 import type { PanelSettingsAccess } from '../settings-access';
@@ -10,6 +9,7 @@ import type { PanelConnection } from './panel-connection';
 import { matchesQuery } from './run-search';
 import { panelRefusalText } from './panel-refusals';
 import { createHistoryKeeper, HISTORY_STATUS_EVENTS } from './history-entries';
+import { shownRunActions, type ShownRunActions } from './shown-run-actions';
 
 export type HistoryScope = 'site' | 'all';
 
@@ -28,7 +28,7 @@ export interface SidePanelDependencies {
 }
 
 /** Everything the side panel shows, as signals, and what the user can do. */
-export interface SidePanelState {
+export interface SidePanelState extends ShownRunActions {
   origin: Signal<string | undefined>;
   settings: Signal<Settings | undefined>;
   run: Signal<AgentRun | undefined>;
@@ -53,16 +53,6 @@ export interface SidePanelState {
   showMoreHistory(): void;
   refreshHistory(): Promise<void>;
   deleteRun(runId: string): Promise<void>;
-  cancelRun(): void;
-  cancelTask(taskId: string): void;
-  /** Approve, edit or discard a result waiting for review. */
-  reviewTask(taskId: string, decision: ReviewDecision): void;
-  /** A note for the writer (no `taskId`) or a running task's next model request. */
-  sendGuidance(taskId: string | undefined, text: string): void;
-  /** The Run button: starts a helper in the shown run. */
-  runAgent(agentId: string): void;
-  /** Apply or discard a lore proposal of the shown run. */
-  decideLore(proposalId: string, decision: 'apply' | 'discard'): void;
   /** Applies one journal event (exposed for tests and the benchmark). */
   applyEvent(event: JournalEvent): void;
   /** Resolves once pending re-reads have landed. */
@@ -295,24 +285,7 @@ export function createSidePanelState(dependencies: SidePanelDependencies): SideP
         }),
       );
     },
-    cancelRun() {
-      if (run.value) connection.cancelRun(run.value.id);
-    },
-    cancelTask(taskId) {
-      if (run.value) connection.cancelTask(run.value.id, taskId);
-    },
-    reviewTask(taskId, decision) {
-      if (run.value) connection.reviewTask(run.value.id, taskId, decision);
-    },
-    sendGuidance(taskId, text) {
-      if (run.value) connection.sendGuidance(run.value.id, taskId, text);
-    },
-    runAgent(agentId) {
-      if (run.value) connection.runAgent(run.value.id, agentId);
-    },
-    decideLore(proposalId, decision) {
-      if (run.value) connection.decideLore?.(run.value.id, proposalId, decision);
-    },
+    ...shownRunActions(connection, run),
     applyEvent,
     settled: async () => {
       // Work can queue more work (an event's re-read refreshes history): wait until it stops.
