@@ -24,3 +24,17 @@ export async function rejectionOf(promise: Promise<unknown>): Promise<Error> {
   }
   throw new Error('expected a rejection, but it resolved');
 }
+
+/**
+ * The forms of a path an agent wrote that an answer may echo back: as written, and tidied the way
+ * the workspace tidies it (`.` names dropped, so "scratch/./agents/" is shown as "scratch/agents/").
+ * A text the agent wrote itself is not a leak when it comes back in either form.
+ */
+export function echoedForms(written: string): [string, string] {
+  return [written, written.split('/').filter((name) => name !== '.').join('/')];
+}
+
+/** True when the agent wrote `text` itself, in the path as given or as the workspace tidies it. */
+export function agentWrote(written: string, text: string): boolean {
+  return echoedForms(written).some((form) => form.includes(text));
+}
