@@ -94,9 +94,12 @@ test('a grandchild reads its parent’s notes as summaries/parent/, and no gener
       for (const [index, result] of results.entries()) {
         const written = index < 3 ? '' : (attacks[index - 3]?.path ?? '');
         for (const secret of HIDDEN) expect(result, `answer to ${JSON.stringify(written)}`).not.toContain(secret);
-        // The answer names the path as the view reads it ('scratch/./agents' is its own 'scratch/agents'): only a marker that path lacks is a leak.
-        const asRead = readAs(written);
-        for (const marker of PHYSICAL) if (!written.includes(marker) && !asRead.includes(marker)) expect(result, `answer to ${JSON.stringify(written)}`).not.toContain(marker);
+        // The answer names the path as the view reads it ('scratch/./agents' is its own 'scratch/agents'), and a
+        // listing names the files the grandchild wrote before (its own 'scratch/agents/summaries'): only a marker
+        // none of those paths has is a leak.
+        const ownPaths = [written, ...attacks.slice(0, Math.max(0, index - 3)).filter((earlier) => earlier.tool === 'workspace_write').map((earlier) => earlier.path)];
+        const named = (marker: string) => ownPaths.some((path) => path.includes(marker) || readAs(path).includes(marker));
+        for (const marker of PHYSICAL) if (!named(marker)) expect(result, `answer to ${JSON.stringify(written)}`).not.toContain(marker);
       }
       const files = await harness.store.listFiles(actual.run.id);
       const grandchildWrites = files.filter((file) => file.content === 'grandchild note').map((file) => file.path);
